@@ -1,0 +1,216 @@
+"""Run by the *target* interpreter: import torch once and report what it was built with and actually loaded.
+
+Stdlib only and Python >= 3.8. One JSON line per fact on stdout (marker-prefixed), emitted as soon as it is
+known, so a crash or hang later still leaves the earlier facts. The smoke tests are forked off right after
+`import torch` and before anything touches CUDA (a process that has called cuInit cannot fork a working CUDA
+child), so they share the import instead of paying for it again.
+"""
+
+from __future__ import annotations
+
+import faulthandler
+import json
+import os
+import re
+import sys
+import time
+import traceback
+import warnings
+from typing import Any
+
+MARKER = "@@envtriage "
+LIBRARY = re.compile(
+    r"/(libcuda|libcudart|libcublas|libcublasLt|libcudnn(?:_\w+)?|libnccl|libnvrtc|libnvJitLink|libcusparseLt)"
+    r"\.so(?:\.[\d.]+)?$"
+)
+
+
+def emit(key: str, **entry: object) -> None:
+    sys.stdout.write(MARKER + json.dumps({"key": key, **entry}) + "\n")
+    sys.stdout.flush()
+
+
+def stage(text: str) -> None:
+    """Announce what comes next, so the parent can say where a crash or hang happened."""
+    sys.stdout.write(MARKER + json.dumps({"stage": text}) + "\n")
+    sys.stdout.flush()
+
+
+def import_torch() -> tuple[Any, float]:
+    stage("importing torch")
+    start = time.monotonic()
+    try:
+        import torch
+    except ModuleNotFoundError as exc:
+        if exc.name == "torch":
+            emit("torch", missing="torch is not installed for " + sys.executable, status="missing")
+            emit("libraries", missing="torch is not installed", status="skipped")
+            return None, 0.0
+        _import_failed(exc)
+        return None, 0.0
+    except BaseException as exc:  # the error text is the diagnosis
+        _import_failed(exc)
+        return None, 0.0
+    return torch, round(time.monotonic() - start, 3)
+
+
+def _import_failed(exc: BaseException) -> None:
+    detail = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__)[-12:])
+    emit("torch", missing=f"import torch failed: {type(exc).__name__}: {exc}", status="error", detail=detail)
+    emit("libraries", value=loaded_libraries(), source="/proc/self/maps after the failed import")
+    return None
+
+
+def cudnn_version(number: int | None) -> str | None:
+    if not number:
+        return None
+    # cuDNN 9 encodes 9.19.0 as 91900; cuDNN 8 encoded 8.9.2 as 8902.
+    major, rest = (number // 10000, number % 10000) if number >= 90000 else (number // 1000, number % 1000)
+    return "%d.%d.%d" % (major, rest // 100, rest % 100)
+
+
+def build_facts(torch: Any) -> dict[str, object]:
+    t = torch
+    version = str(t.__version__)
+    arch_flags = getattr(t._C, "_cuda_getArchFlags", lambda: None)()
+    facts: dict[str, object] = {
+        "version": version,
+        "tag": version.split("+", 1)[1] if "+" in version else None,
+        "cuda": t.version.cuda,
+        "hip": getattr(t.version, "hip", None),
+        "debug": bool(getattr(t.version, "debug", False)),
+        "cxx11_abi": getattr(t._C, "_GLIBCXX_USE_CXX11_ABI", None),
+        "location": os.path.dirname(t.__file__),
+        "arch_list": arch_flags.split() if arch_flags else [],
+    }
+    facts.update(_library_versions(t))
+    return {key: value for key, value in facts.items() if value is not None}
+
+
+def _library_versions(t: Any) -> dict[str, object]:
+    out: dict[str, object] = {}
+    try:
+        out["cudnn"] = cudnn_version(t.backends.cudnn.version())
+        compiled = t._C._cudnn.getCompileVersion()
+        out["cudnn_built"] = "%d.%d.%d" % tuple(compiled)
+    except Exception:
+        pass
+    try:
+        out["nccl"] = ".".join(str(part) for part in t.cuda.nccl.version())
+    except Exception:
+        pass
+    return out
+
+
+def runtime_facts(torch: Any) -> dict[str, object]:
+    """Everything that needs the CUDA driver: availability, the init error verbatim, the devices."""
+    t = torch
+    facts: dict[str, object] = {}
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        available = bool(t.cuda.is_available())
+        error = None
+        if not available and (t.version.cuda or getattr(t.version, "hip", None)):
+            try:
+                t.cuda.init()
+            except Exception as exc:
+                error = f"{type(exc).__name__}: {exc}"
+    messages = [str(w.message) for w in caught if "cuda" in str(w.message).lower()]
+    facts["available"] = available
+    if error or messages:
+        facts["init_error"] = "\n".join(([error] if error else []) + messages)
+    count = int(t.cuda.device_count()) if available else 0
+    facts["device_count"] = count
+    facts["devices"] = [_device(t, index) for index in range(count)]
+    if available:
+        facts["bf16_supported"] = bool(t.cuda.is_bf16_supported())
+    return facts
+
+
+def _device(t: Any, index: int) -> dict[str, object]:
+    props = t.cuda.get_device_properties(index)
+    device: dict[str, object] = {
+        "index": index,
+        "name": props.name,
+        "cc": "%d.%d" % (props.major, props.minor),
+        "memory_mib": int(props.total_memory) // (1024 * 1024),
+        "multiprocessors": int(props.multi_processor_count),
+    }
+    uuid = getattr(props, "uuid", None)
+    if uuid is not None:
+        device["uuid"] = str(uuid)
+    return device
+
+
+def loaded_libraries() -> list[dict[str, object]]:
+    try:
+        with open("/proc/self/maps") as maps:
+            paths = {line.split(None, 5)[-1].strip() for line in maps if "/lib" in line and ".so" in line}
+    except OSError:
+        return []
+    found = sorted((match.group(1), path) for path in paths for match in [LIBRARY.search(path)] if match)
+    owners = _owners() if any("site-packages" in path or "dist-packages" in path for _, path in found) else {}
+    entries = []
+    for name, path in found:
+        real = os.path.realpath(path)
+        version = re.search(r"\.so\.([\d.]+)$", os.path.basename(real))
+        entry: dict[str, object] = {"name": name, "path": path}
+        if version:
+            entry["version"] = version.group(1)
+        if real in owners:
+            entry["owner"] = owners[real]
+        entries.append(entry)
+    return entries
+
+
+def _owners() -> dict[str, str]:
+    """{real path of a shared library: "distribution version"} for the wheels that ship CUDA libraries.
+
+    torch's own RECORD lists thousands of files and is skipped: a library under torch/lib belongs to torch.
+    """
+    from importlib import metadata
+
+    owners: dict[str, str] = {}
+    for dist in metadata.distributions():
+        name = (dist.metadata["Name"] or "").lower()
+        if not name.startswith(("nvidia-", "cuda-toolkit")):
+            continue
+        for file in dist.files or []:
+            if ".so" in file.name:
+                owners[os.path.realpath(str(dist.locate_file(file)))] = "%s %s" % (dist.metadata["Name"], dist.version)
+    return owners
+
+
+def main() -> None:
+    faulthandler.enable()  # a segfault in a CUDA library prints the Python stack to stderr for the parent
+    options = json.loads(sys.argv[1]) if len(sys.argv) > 1 else {}
+    torch, import_seconds = import_torch()
+    if torch is None:
+        return
+    smoke = None
+    if options.get("smoke", "none") != "none":
+        import envtriage_smoke
+
+        if torch.version.cuda or getattr(torch.version, "hip", None):
+            smoke = envtriage_smoke.start(torch, options)
+        else:
+            for key in envtriage_smoke.tests_for(options):
+                emit(key, missing="this torch is a CPU-only build", status="skipped")
+    stage("reading torch's build information")
+    facts = build_facts(torch)
+    facts["import_seconds"] = import_seconds
+    stage("initialising CUDA")
+    try:
+        facts.update(runtime_facts(torch))
+    except Exception as exc:
+        facts["init_error"] = f"{type(exc).__name__}: {exc}"
+    emit("torch", value=facts, source="torch (in " + sys.executable + ")")
+    stage("listing the loaded libraries")
+    emit("libraries", value=loaded_libraries(), source="/proc/self/maps of the torch process")
+    if smoke is not None:
+        stage("running the smoke tests")
+        smoke.finish(emit)
+
+
+if __name__ == "__main__":
+    main()

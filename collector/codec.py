@@ -1,0 +1,132 @@
+"""Strict conversion between the report's dataclasses and JSON-compatible values.
+
+Encoding drops fields that hold None so the twin stays small; decoding fills them back from the defaults and
+rejects unknown keys and wrong types, so a damaged or hand-edited twin gives a clear error instead of a half
+report.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+import typing
+from collections.abc import Mapping
+from typing import Any, TypeVar, Union, get_args, get_origin
+
+T = TypeVar("T")
+
+
+class DecodeError(ValueError):
+    """The data does not match the schema; `path` says where."""
+
+    def __init__(self, path: str, message: str) -> None:
+        super().__init__(f"{path or '<root>'}: {message}")
+        self.path = path
+
+
+def encode(value: Any) -> Any:
+    """Dataclasses, lists, tuples and dicts to plain JSON values (None fields of dataclasses omitted)."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        out: dict[str, Any] = {}
+        for field in dataclasses.fields(value):
+            item = getattr(value, field.name)
+            if item is not None:
+                out[field.name] = encode(item)
+        return out
+    if isinstance(value, (list, tuple)):
+        return [encode(item) for item in value]
+    if isinstance(value, Mapping):
+        return {str(key): encode(item) for key, item in value.items()}
+    return value
+
+
+def decode(tp: Any, data: Any, path: str = "") -> Any:
+    """Build a value of type `tp` from JSON data, strictly."""
+    origin = get_origin(tp)
+    if tp is Any:
+        return data
+    if origin is Union or origin is types.UnionType:
+        return _decode_union(tp, data, path)
+    if origin is typing.Literal:
+        if data not in get_args(tp):
+            raise DecodeError(path, f"expected one of {get_args(tp)!r}, got {data!r}")
+        return data
+    if origin in (list, tuple) or tp in (list, tuple):
+        return _decode_sequence(tp, data, path)
+    if origin is dict or tp is dict:
+        return _decode_mapping(tp, data, path)
+    if dataclasses.is_dataclass(tp):
+        return _decode_dataclass(tp, data, path)
+    return _decode_scalar(tp, data, path)
+
+
+def _decode_union(tp: Any, data: Any, path: str) -> Any:
+    options = get_args(tp)
+    if data is None:
+        if type(None) in options:
+            return None
+        raise DecodeError(path, "value is required")
+    errors = []
+    for option in options:
+        if option is type(None):
+            continue
+        try:
+            return decode(option, data, path)
+        except DecodeError as exc:
+            errors.append(str(exc))
+    raise DecodeError(path, "no alternative matched: " + "; ".join(errors))
+
+
+def _decode_sequence(tp: Any, data: Any, path: str) -> Any:
+    if not isinstance(data, list):
+        raise DecodeError(path, f"expected a list, got {type(data).__name__}")
+    args = get_args(tp)
+    if get_origin(tp) is tuple:
+        if len(args) == 2 and args[1] is Ellipsis:
+            return tuple(decode(args[0], item, f"{path}[{i}]") for i, item in enumerate(data))
+        if len(args) != len(data):
+            raise DecodeError(path, f"expected {len(args)} items, got {len(data)}")
+        return tuple(decode(arg, item, f"{path}[{i}]") for i, (arg, item) in enumerate(zip(args, data, strict=True)))
+    item_type = args[0] if args else Any
+    return [decode(item_type, item, f"{path}[{i}]") for i, item in enumerate(data)]
+
+
+def _decode_mapping(tp: Any, data: Any, path: str) -> Any:
+    if not isinstance(data, dict):
+        raise DecodeError(path, f"expected an object, got {type(data).__name__}")
+    args = get_args(tp)
+    value_type = args[1] if len(args) == 2 else Any
+    return {str(key): decode(value_type, item, f"{path}.{key}") for key, item in data.items()}
+
+
+def _decode_dataclass(tp: Any, data: Any, path: str) -> Any:
+    if not isinstance(data, dict):
+        raise DecodeError(path, f"expected an object for {tp.__name__}, got {type(data).__name__}")
+    hints = typing.get_type_hints(tp)
+    fields = {field.name: field for field in dataclasses.fields(tp) if field.init}
+    unknown = sorted(set(data) - set(fields))
+    if unknown:
+        raise DecodeError(path, f"unknown key(s) for {tp.__name__}: {', '.join(unknown)}")
+    kwargs = {}
+    for name, field in fields.items():
+        where = f"{path}.{name}" if path else name
+        if name in data:
+            kwargs[name] = decode(hints[name], data[name], where)
+        elif field.default is dataclasses.MISSING and field.default_factory is dataclasses.MISSING:
+            kwargs[name] = decode(hints[name], None, where)
+    return tp(**kwargs)
+
+
+def _decode_scalar(tp: Any, data: Any, path: str) -> Any:
+    if tp is float and isinstance(data, (int, float)) and not isinstance(data, bool):
+        return float(data)
+    if tp is int and isinstance(data, bool):
+        raise DecodeError(path, "expected int, got bool")
+    if isinstance(tp, type) and isinstance(data, tp):
+        return data
+    raise DecodeError(path, f"expected {getattr(tp, '__name__', tp)}, got {type(data).__name__}")
+
+
+def decode_as(tp: type[T], data: Any) -> T:
+    """Typed front door of `decode` for callers that know the target class."""
+    return typing.cast(T, decode(tp, data))

@@ -1,0 +1,119 @@
+"""Facts from inside the target interpreter: its Python and packages, and torch (with the smoke tests).
+
+Both run as child processes of `--python` (default: this interpreter), so a torch that segfaults, hangs or
+raises on import becomes a recorded result with its error text instead of a dead report.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import time
+from pathlib import Path
+from typing import Any
+
+from collector import codec
+from collector.context import Context
+from collector.probes import probe
+from collector.report import Fact, Missing, Result
+from collector.run import describe_exit, kill_group
+from collector.schema import KEYS, LIBRARIES, PACKAGES, PYTHON, SMOKE_KEYS, TORCH, Key
+
+CHILD_DIR = Path(__file__).resolve().parent.parent / "child"
+MARKER = "@@envtriage "
+DEEP_ONLY = {key.name for key in SMOKE_KEYS} - {"smoke.matmul_bf16"}
+
+
+@probe(PYTHON, PACKAGES)
+def python_and_packages(ctx: Context) -> dict[str, Result]:
+    return run_child(ctx, "packages_child.py", (PYTHON, PACKAGES), {}, timeout=15.0)
+
+
+@probe(TORCH, LIBRARIES, *SMOKE_KEYS)
+def torch(ctx: Context) -> dict[str, Result]:
+    level = ctx.options.smoke
+    results = run_child(
+        ctx, "torch_child.py", (TORCH, LIBRARIES, *SMOKE_KEYS), {"smoke": level}, ctx.deadline.remaining()
+    )
+    for key in SMOKE_KEYS:
+        if level == "none":
+            results[key.name] = Missing("smoke tests not requested (--no-smoke)", status="skipped")
+        elif level == "quick" and key.name in DEEP_ONLY:
+            results[key.name] = Missing("runs with --deep", status="skipped")
+        elif not isinstance(results[TORCH.name], Fact) and results[key.name].status != "skipped":  # type: ignore[union-attr]
+            results[key.name] = Missing("torch is not usable", status="skipped")
+    return results
+
+
+def run_child(
+    ctx: Context, script: str, keys: tuple[Key[Any], ...], options: dict[str, str], timeout: float
+) -> dict[str, Result]:
+    argv = [ctx.options.python, str(CHILD_DIR / script), json.dumps(options)]
+    env = {**ctx.env, "PYTHONDONTWRITEBYTECODE": "1", "PYTHONUNBUFFERED": "1"}
+    start = time.monotonic()
+    try:
+        proc = subprocess.Popen(
+            argv,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=env,
+            start_new_session=True,
+        )
+    except OSError as exc:
+        return {key.name: Missing(f"cannot run the interpreter {ctx.options.python}: {exc}", "error") for key in keys}
+    ctx.groups.add(proc)
+    try:
+        out, err = proc.communicate(timeout=ctx.deadline.clamp(timeout))
+        timed_out = False
+    except subprocess.TimeoutExpired:
+        kill_group(proc)
+        out, err = proc.communicate()  # whatever the child printed before the kill is kept
+        timed_out = True
+    finally:
+        kill_group(proc)  # smoke-test grandchildren left behind by a crash go too
+        ctx.groups.discard(proc)
+    seconds = round(time.monotonic() - start, 3)
+    results, stage = _parse(out.decode("utf-8", errors="replace"), keys, seconds)
+    for key in keys:
+        if key.name not in results:
+            results[key.name] = _absent(stage or script, proc.returncode, timed_out, seconds, err)
+    return results
+
+
+def _parse(text: str, keys: tuple[Key[Any], ...], seconds: float) -> tuple[dict[str, Result], str | None]:
+    """The facts the child printed, and the last stage it announced (to say where a crash happened)."""
+    wanted = {key.name: key for key in keys}
+    results: dict[str, Result] = {}
+    stage = None
+    for line in text.splitlines():
+        if not line.startswith(MARKER):
+            continue
+        entry = json.loads(line[len(MARKER) :])
+        if "stage" in entry:
+            stage = str(entry["stage"])
+            continue
+        key = wanted.get(entry.get("key", ""))
+        if key is not None:
+            results[key.name] = _entry(key, entry, seconds)
+    return results, stage
+
+
+def _entry(key: Key[Any], entry: dict[str, Any], seconds: float) -> Result:
+    took = entry.get("seconds", seconds)
+    if "missing" in entry:
+        return Missing(str(entry["missing"]), entry.get("status", "missing"), entry.get("detail"), seconds=took)
+    try:
+        value = codec.decode(KEYS[key.name].type, entry["value"], key.name)
+    except codec.DecodeError as exc:
+        return Missing(f"unreadable answer from the child process: {exc}", status="error", seconds=took)
+    return Fact(value, source=str(entry.get("source", "child process")), seconds=took)
+
+
+def _absent(stage: str, code: int | None, timed_out: bool, seconds: float, err: bytes) -> Missing:
+    tail = err.decode("utf-8", errors="replace").strip()[-3000:] or None
+    if timed_out:
+        return Missing(
+            f"timed out while {stage}: no answer within {seconds:.1f} s (the deadline)", "timeout", tail, seconds
+        )
+    return Missing(f"crashed while {stage}: the process exited with {describe_exit(code)}", "error", tail, seconds)

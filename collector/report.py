@@ -1,0 +1,147 @@
+"""The Report: every fact with its provenance, or the reason it is missing, plus the JSON twin."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field, replace
+from typing import Any, Generic, Literal, TypeVar
+
+from collector import codec
+from collector.schema import KEYS, SCHEMA, Key
+
+T = TypeVar("T")
+
+Status = Literal["missing", "timeout", "error", "skipped"]
+
+
+@dataclass(frozen=True)
+class Fact(Generic[T]):
+    """A value and where it came from (an API, a command, or the pasted line it was read from)."""
+
+    value: T
+    source: str
+    seconds: float | None = None
+    evidence: str | None = None
+
+
+@dataclass(frozen=True)
+class Missing:
+    """Why a fact is absent: not there, timed out, failed (with the error text), or deliberately skipped."""
+
+    reason: str
+    status: Status = "missing"
+    detail: str | None = None
+    seconds: float | None = None
+
+
+Result = Fact[Any] | Missing
+
+
+@dataclass(frozen=True)
+class Meta:
+    generator: str
+    created: str | None = None
+    duration_seconds: float | None = None
+    options: dict[str, str] = field(default_factory=dict)
+    redacted: dict[str, int] = field(default_factory=dict)
+    truncated: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Report:
+    meta: Meta
+    facts: dict[str, Result] = field(default_factory=dict)
+
+    def get(self, key: Key[T]) -> T | None:
+        """The value of a fact, or None when it is missing or unknown."""
+        result = self.facts.get(key.name)
+        return result.value if isinstance(result, Fact) else None
+
+    def result(self, key: Key[Any]) -> Result | None:
+        return self.facts.get(key.name)
+
+    def with_fact(self, key: Key[Any], result: Result) -> Report:
+        return replace(self, facts={**self.facts, key.name: result})
+
+
+class ReportFormatError(ValueError):
+    """A twin that cannot be read back; the message says what is wrong and where."""
+
+
+def to_json_obj(report: Report) -> dict[str, Any]:
+    facts: dict[str, Any] = {}
+    for name, result in report.facts.items():
+        if isinstance(result, Fact):
+            entry = {"value": codec.encode(result.value), "source": result.source}
+            entry.update(_optional(seconds=result.seconds, evidence=result.evidence))
+        else:
+            entry = {"missing": result.reason, "status": result.status}
+            entry.update(_optional(detail=result.detail, seconds=result.seconds))
+        facts[name] = entry
+    return {"schema": SCHEMA, "meta": codec.encode(report.meta), "facts": facts}
+
+
+def _optional(**values: Any) -> dict[str, Any]:
+    return {name: value for name, value in values.items() if value is not None}
+
+
+def to_json(report: Report, *, indent: int | None = None) -> str:
+    return json.dumps(to_json_obj(report), indent=indent, ensure_ascii=False, sort_keys=False)
+
+
+def from_json_obj(data: Any) -> Report:
+    if not isinstance(data, dict):
+        raise ReportFormatError("the report is not a JSON object")
+    schema = data.get("schema")
+    if schema != SCHEMA:
+        raise ReportFormatError(f"unsupported report schema {schema!r}; this version reads {SCHEMA!r}")
+    try:
+        meta = codec.decode(Meta, data.get("meta", {}), "meta")
+        facts = {name: _decode_entry(name, entry) for name, entry in _mapping(data.get("facts", {})).items()}
+    except codec.DecodeError as exc:
+        raise ReportFormatError(str(exc)) from exc
+    return Report(meta=meta, facts=facts)
+
+
+def _mapping(value: Any) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise ReportFormatError("'facts' is not an object")
+    return value
+
+
+def _decode_entry(name: str, entry: Any) -> Result:
+    key = KEYS.get(name)
+    if key is None:
+        raise codec.DecodeError(f"facts.{name}", "unknown fact (is the report from a newer envtriage?)")
+    if not isinstance(entry, dict):
+        raise codec.DecodeError(f"facts.{name}", "expected an object")
+    if "missing" in entry:
+        allowed = {"missing", "status", "detail", "seconds"}
+        _reject_unknown(name, entry, allowed)
+        return Missing(
+            reason=codec.decode(str, entry["missing"], f"facts.{name}.missing"),
+            status=codec.decode(Status, entry.get("status", "missing"), f"facts.{name}.status"),
+            detail=codec.decode(str | None, entry.get("detail"), f"facts.{name}.detail"),
+            seconds=codec.decode(float | None, entry.get("seconds"), f"facts.{name}.seconds"),
+        )
+    _reject_unknown(name, entry, {"value", "source", "seconds", "evidence"})
+    return Fact(
+        value=codec.decode(key.type, entry.get("value"), f"facts.{name}.value"),
+        source=codec.decode(str, entry.get("source"), f"facts.{name}.source"),
+        seconds=codec.decode(float | None, entry.get("seconds"), f"facts.{name}.seconds"),
+        evidence=codec.decode(str | None, entry.get("evidence"), f"facts.{name}.evidence"),
+    )
+
+
+def _reject_unknown(name: str, entry: dict[str, Any], allowed: set[str]) -> None:
+    unknown = sorted(set(entry) - allowed)
+    if unknown:
+        raise codec.DecodeError(f"facts.{name}", f"unknown key(s): {', '.join(unknown)}")
+
+
+def from_json(text: str) -> Report:
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ReportFormatError(f"not valid JSON: {exc}") from exc
+    return from_json_obj(data)

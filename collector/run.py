@@ -1,0 +1,163 @@
+"""Running commands and child processes under timeouts and one global deadline.
+
+Every child is started in its own process group so that a timeout kills the whole tree (nvidia-smi and conda
+fork helpers that inherit the pipes; killing only the parent would leave `communicate()` waiting on them).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import threading
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+
+@dataclass(frozen=True)
+class CommandResult:
+    argv: tuple[str, ...]
+    returncode: int | None
+    stdout: str
+    stderr: str
+    seconds: float
+    timed_out: bool = False
+    not_found: bool = False
+
+    @property
+    def ok(self) -> bool:
+        return self.returncode == 0 and not self.timed_out
+
+    def failure(self) -> str:
+        """One line saying why the command did not give an answer."""
+        name = self.argv[0] if self.argv else "command"
+        if self.not_found:
+            return f"{name} not found"
+        if self.timed_out:
+            return f"`{' '.join(self.argv)}` did not finish within {self.seconds:.1f} s"
+        detail = (self.stderr or self.stdout).strip().splitlines()
+        tail = detail[-1] if detail else "no output"
+        return f"`{' '.join(self.argv)}` exited with {describe_exit(self.returncode)}: {tail}"
+
+
+def describe_exit(returncode: int | None) -> str:
+    if returncode is None:
+        return "no status"
+    if returncode < 0:
+        try:
+            name = signal.Signals(-returncode).name
+        except ValueError:
+            name = f"signal {-returncode}"
+        return f"signal {-returncode} ({name})"
+    return f"status {returncode}"
+
+
+class Runner(Protocol):
+    def __call__(self, argv: Sequence[str], timeout: float) -> CommandResult: ...
+
+
+class Deadline:
+    """The report's global time budget; every timeout is clamped to what is left of it."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.end = time.monotonic() + seconds
+
+    def remaining(self) -> float:
+        return max(0.0, self.end - time.monotonic())
+
+    def clamp(self, timeout: float) -> float:
+        return max(0.05, min(timeout, self.remaining()))
+
+    @property
+    def expired(self) -> bool:
+        return time.monotonic() >= self.end
+
+
+class ProcessGroups:
+    """Children still running, so the deadline can kill whatever is left."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._live: set[subprocess.Popen[bytes]] = set()
+
+    def add(self, proc: subprocess.Popen[bytes]) -> None:
+        with self._lock:
+            self._live.add(proc)
+
+    def discard(self, proc: subprocess.Popen[bytes]) -> None:
+        with self._lock:
+            self._live.discard(proc)
+
+    def kill_all(self) -> None:
+        with self._lock:
+            live = list(self._live)
+        for proc in live:
+            kill_group(proc)
+
+
+def kill_group(proc: subprocess.Popen[bytes]) -> None:
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+    try:
+        proc.kill()
+    except OSError:
+        pass
+
+
+def command_env(base: Mapping[str, str]) -> dict[str, str]:
+    """The environment for probe commands: the user's, in the C locale, with pip's self-check off."""
+    env = dict(base)
+    env.update({"LC_ALL": "C", "LANG": "C", "PIP_DISABLE_PIP_VERSION_CHECK": "1", "PYTHONDONTWRITEBYTECODE": "1"})
+    return env
+
+
+class SubprocessRunner:
+    """Runs argv lists (never a shell) with a timeout, within the deadline."""
+
+    def __init__(self, deadline: Deadline, env: Mapping[str, str], groups: ProcessGroups | None = None) -> None:
+        self.deadline = deadline
+        self.env = command_env(env)
+        self.groups = groups or ProcessGroups()
+
+    def __call__(self, argv: Sequence[str], timeout: float) -> CommandResult:
+        args = tuple(argv)
+        limit = self.deadline.clamp(timeout)
+        start = time.monotonic()
+        try:
+            proc = subprocess.Popen(
+                args,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                env=self.env,
+                start_new_session=True,
+            )
+        except (FileNotFoundError, PermissionError, NotADirectoryError):
+            return CommandResult(args, None, "", "", time.monotonic() - start, not_found=True)
+        self.groups.add(proc)
+        try:
+            out, err = proc.communicate(timeout=limit)
+            timed_out = False
+        except subprocess.TimeoutExpired:
+            kill_group(proc)
+            out, err = b"", b""
+            timed_out = True
+        finally:
+            self.groups.discard(proc)
+        return CommandResult(
+            args,
+            None if timed_out else proc.returncode,
+            _text(out),
+            _text(err),
+            time.monotonic() - start,
+            timed_out=timed_out,
+        )
+
+
+def _text(data: bytes) -> str:
+    return data.decode("utf-8", errors="replace")

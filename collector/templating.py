@@ -1,0 +1,63 @@
+"""Jinja2 environment over the repository's templates/ (installed wheels carry a copy inside collector/)."""
+
+from __future__ import annotations
+
+import functools
+import re
+from pathlib import Path
+from typing import Any
+
+import jinja2
+
+PACKAGE_DIR = Path(__file__).resolve().parent
+
+
+def template_dir() -> Path:
+    installed = PACKAGE_DIR / "templates"
+    return installed if installed.is_dir() else PACKAGE_DIR.parent / "templates"
+
+
+@functools.cache
+def environment() -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(template_dir()),
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+        autoescape=False,  # noqa: S701 - renders Markdown, not HTML; values go through the cell/code filters
+    )
+    env.filters.update(cell=cell, code=code, gib=gib, plural=plural)
+    return env
+
+
+def render(name: str, **context: Any) -> str:
+    return environment().get_template(name).render(**context)
+
+
+def render_block(name: str, block: str, **context: Any) -> str:
+    """One {% block %} of a template, e.g. the title of a finding."""
+    template = environment().get_template(name)
+    return "".join(template.blocks[block](template.new_context(context))).strip()
+
+
+def cell(value: Any) -> str:
+    """A value made safe for a Markdown table cell: no pipes, no newlines, no raw HTML."""
+    text = "" if value is None else str(value)
+    text = text.replace("\\", "\\\\").replace("|", "\\|").replace("<", "&lt;").replace(">", "&gt;")
+    return re.sub(r"\s*\n\s*", " ", text).strip()
+
+
+def code(value: Any) -> str:
+    """Inline code that survives backticks inside the value."""
+    text = re.sub(r"\s*\n\s*", " ", "" if value is None else str(value))
+    fence = "``" if "`" in text else "`"
+    return f"{fence}{text}{fence}" if fence == "`" else f"{fence} {text} {fence}"
+
+
+def gib(mib: int | None) -> str:
+    return "?" if mib is None else f"{mib / 1024:.1f} GiB"
+
+
+def plural(count: int, word: str) -> str:
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
