@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import subprocess
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -85,6 +86,8 @@ class Context:
     nvml: NvmlSession
     groups: ProcessGroups = field(default_factory=ProcessGroups)
     commands: Cached = field(default_factory=Cached)
+    # Children started before the probes were even imported (import torch is the floor; it goes first).
+    started: dict[str, subprocess.Popen[bytes]] = field(default_factory=dict)
 
     def run_once(self, argv: tuple[str, ...], timeout: float) -> CommandResult:
         return self.commands.run(self.run, argv, timeout)

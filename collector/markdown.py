@@ -13,7 +13,7 @@ from typing import Any
 
 from collector import templating
 from collector.report import Fact, Missing, Report, ReportFormatError, from_json_obj, to_json_obj
-from collector.schema import GPUS, Gpu
+from collector.schema import GPUS, TOPOLOGY, Gpu
 
 TWIN_OPEN = "<!-- envtriage:report "
 TWIN_CLOSE = " -->"
@@ -65,8 +65,14 @@ def _trimmed(report: Report, name: str) -> Report:
 
 def _render_once(report: Report, verdicts: list[Verdict]) -> str:
     return templating.render(
-        "report.md.j2", r=report, f=_values(report), missing=_missing(report), gpu_rows=gpu_rows(report),
-        verdicts=verdicts, twin=twin(report),
+        "report.md.j2",
+        r=report,
+        f=_values(report),
+        missing=_missing(report),
+        gpu_rows=gpu_rows(report),
+        verdicts=verdicts,
+        topology_rows=topology_rows(report),
+        twin=twin(report),
     )
 
 
@@ -83,14 +89,43 @@ def gpu_rows(report: Report) -> list[dict[str, Any]]:
     gpus: list[Gpu] = report.get(GPUS) or []
     rows: list[dict[str, Any]] = []
     for gpu in gpus:
-        signature = (gpu.name, gpu.cc, gpu.memory_mib, gpu.mig_mode, gpu.ecc, gpu.ecc_volatile_uncorrected,
-                     gpu.pcie_gen, gpu.pcie_width, gpu.persistence)
+        signature = (
+            gpu.name,
+            gpu.cc,
+            gpu.memory_mib,
+            gpu.mig_mode,
+            gpu.ecc,
+            gpu.ecc_volatile_uncorrected,
+            gpu.pcie_gen,
+            gpu.pcie_width,
+            gpu.persistence,
+        )
         if rows and rows[-1]["signature"] == signature and rows[-1]["last"] == gpu.index - 1:
             rows[-1]["last"] = gpu.index
             rows[-1]["count"] += 1
         else:
             rows.append({"signature": signature, "first": gpu.index, "last": gpu.index, "count": 1, "gpu": gpu})
     return rows
+
+
+def topology_rows(report: Report) -> list[dict[str, Any]]:
+    """Matrix rows with their labels and affinities, tolerant of a twin whose lists disagree in length."""
+    topo = report.get(TOPOLOGY)
+    if topo is None:
+        return []
+
+    def at(items: list[str] | None, index: int) -> str:
+        return items[index] if items and index < len(items) else ""
+
+    return [
+        {
+            "label": at(topo.gpus, i) or f"GPU{i}",
+            "cells": row,
+            "cpu": at(topo.cpu_affinity, i),
+            "numa": at(topo.numa_affinity, i),
+        }
+        for i, row in enumerate(topo.matrix)
+    ]
 
 
 def parse(text: str) -> Report:
@@ -103,4 +138,3 @@ def parse(text: str) -> Report:
     except json.JSONDecodeError as exc:
         raise ReportFormatError(f"the report twin is damaged: {exc}") from exc
     return from_json_obj(data)
-

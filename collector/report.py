@@ -39,7 +39,7 @@ Result = Fact[Any] | Missing
 
 @dataclass(frozen=True)
 class Meta:
-    generator: str
+    generator: str = "unknown"
     created: str | None = None
     duration_seconds: float | None = None
     options: dict[str, str] = field(default_factory=dict)

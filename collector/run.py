@@ -6,6 +6,7 @@ fork helpers that inherit the pipes; killing only the parent would leave `commun
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -149,6 +150,8 @@ class SubprocessRunner:
             timed_out = True
         finally:
             self.groups.discard(proc)
+        # Killed by the deadline's sweep (ProcessGroups.kill_all) rather than by our own timeout.
+        timed_out = timed_out or (proc.returncode is not None and proc.returncode < 0 and self.deadline.expired)
         return CommandResult(
             args,
             None if timed_out else proc.returncode,
@@ -157,6 +160,23 @@ class SubprocessRunner:
             time.monotonic() - start,
             timed_out=timed_out,
         )
+
+
+CHILD_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "child")
+
+
+def start_child(python: str, script: str, options: dict[str, str], env: Mapping[str, str]) -> subprocess.Popen[bytes]:
+    """Start one of collector/child/*.py in the target interpreter, in its own process group."""
+    argv = [python, os.path.join(CHILD_DIR, script), json.dumps(options)]
+    child_env = {**env, "PYTHONDONTWRITEBYTECODE": "1", "PYTHONUNBUFFERED": "1"}
+    return subprocess.Popen(
+        argv,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=child_env,
+        start_new_session=True,
+    )
 
 
 def _text(data: bytes) -> str:

@@ -27,7 +27,7 @@ def environment() -> jinja2.Environment:
         keep_trailing_newline=True,
         autoescape=False,  # noqa: S701 - renders Markdown, not HTML; values go through the cell/code filters
     )
-    env.filters.update(cell=cell, code=code, gib=gib, plural=plural)
+    env.filters.update(cell=cell, code=code, gib=gib, plural=plural, fence=fence)
     return env
 
 
@@ -53,6 +53,13 @@ def code(value: Any) -> str:
     text = re.sub(r"\s*\n\s*", " ", "" if value is None else str(value))
     fence = "``" if "`" in text else "`"
     return f"{fence}{text}{fence}" if fence == "`" else f"{fence} {text} {fence}"
+
+
+def fence(content: str, info: str = "") -> str:
+    """A fenced code block whose fence is longer than any run of backticks inside, so content cannot close it."""
+    longest = max((len(run) for run in re.findall(r"`+", content)), default=0)
+    marks = "`" * max(3, longest + 1)
+    return f"{marks}{info}\n{content.rstrip()}\n{marks}"
 
 
 def gib(mib: int | None) -> str:

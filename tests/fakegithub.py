@@ -31,28 +31,41 @@ TS = "%Y-%m-%dT%H:%M:%SZ"
 DOCS_URL = "https://docs.github.com/rest"
 WRITE_METHODS = frozenset({"POST", "PATCH", "PUT", "DELETE"})
 RATE_LIMIT = 5000
-SECONDARY_MESSAGE = ("You have exceeded a secondary rate limit. Please wait a few minutes before you try again. "
-                     "If you reach out to GitHub Support for help, please include the request ID.")
-_PARAMS = {"{repo}": r"(?P<repo>[^/]+/[^/]+)", "{n}": r"(?P<n>\d+)", "{id}": r"(?P<id>\d+)",
-           "{name}": r"(?P<name>[^/]+)", "{path}": r"(?P<path>.+)"}
-_ROUTES = [("GET", "/user", "_h_user"), ("GET", "/rate_limit", "_h_rate_limit"), ("GET", "/app", "_h_app"),
-           ("POST", "/app/installations/{id}/access_tokens", "_h_mint_token"),
-           ("GET", "/repos/{repo}/installation", "_h_repo_installation"), ("GET", "/repos/{repo}", "_h_repo"),
-           ("GET", "/repos/{repo}/issues", "_h_list_issues"),
-           ("GET", "/repos/{repo}/issues/comments/{id}", "_h_get_comment"),
-           ("PATCH", "/repos/{repo}/issues/comments/{id}", "_h_edit_comment"),
-           ("DELETE", "/repos/{repo}/issues/comments/{id}", "_h_delete_comment"),
-           ("GET", "/repos/{repo}/issues/{n}", "_h_get_issue"),
-           ("GET", "/repos/{repo}/issues/{n}/comments", "_h_list_comments"),
-           ("POST", "/repos/{repo}/issues/{n}/comments", "_h_create_comment"),
-           ("GET", "/repos/{repo}/issues/{n}/labels", "_h_issue_labels"),
-           ("POST", "/repos/{repo}/issues/{n}/labels", "_h_add_labels"),
-           ("DELETE", "/repos/{repo}/issues/{n}/labels/{name}", "_h_remove_label"),
-           ("GET", "/repos/{repo}/issues/{n}/events", "_h_events"),
-           ("GET", "/repos/{repo}/issues/{n}/timeline", "_h_timeline"),
-           ("GET", "/repos/{repo}/labels", "_h_list_labels"), ("POST", "/repos/{repo}/labels", "_h_create_label"),
-           ("GET", "/repos/{repo}/labels/{name}", "_h_get_label"),
-           ("GET", "/repos/{repo}/contents/{path}", "_h_contents")]
+SECONDARY_MESSAGE = (
+    "You have exceeded a secondary rate limit. Please wait a few minutes before you try again. "
+    "If you reach out to GitHub Support for help, please include the request ID."
+)
+_PARAMS = {
+    "{repo}": r"(?P<repo>[^/]+/[^/]+)",
+    "{n}": r"(?P<n>\d+)",
+    "{id}": r"(?P<id>\d+)",
+    "{name}": r"(?P<name>[^/]+)",
+    "{path}": r"(?P<path>.+)",
+}
+_ROUTES = [
+    ("GET", "/user", "_h_user"),
+    ("GET", "/rate_limit", "_h_rate_limit"),
+    ("GET", "/app", "_h_app"),
+    ("POST", "/app/installations/{id}/access_tokens", "_h_mint_token"),
+    ("GET", "/repos/{repo}/installation", "_h_repo_installation"),
+    ("GET", "/repos/{repo}", "_h_repo"),
+    ("GET", "/repos/{repo}/issues", "_h_list_issues"),
+    ("GET", "/repos/{repo}/issues/comments/{id}", "_h_get_comment"),
+    ("PATCH", "/repos/{repo}/issues/comments/{id}", "_h_edit_comment"),
+    ("DELETE", "/repos/{repo}/issues/comments/{id}", "_h_delete_comment"),
+    ("GET", "/repos/{repo}/issues/{n}", "_h_get_issue"),
+    ("GET", "/repos/{repo}/issues/{n}/comments", "_h_list_comments"),
+    ("POST", "/repos/{repo}/issues/{n}/comments", "_h_create_comment"),
+    ("GET", "/repos/{repo}/issues/{n}/labels", "_h_issue_labels"),
+    ("POST", "/repos/{repo}/issues/{n}/labels", "_h_add_labels"),
+    ("DELETE", "/repos/{repo}/issues/{n}/labels/{name}", "_h_remove_label"),
+    ("GET", "/repos/{repo}/issues/{n}/events", "_h_events"),
+    ("GET", "/repos/{repo}/issues/{n}/timeline", "_h_timeline"),
+    ("GET", "/repos/{repo}/labels", "_h_list_labels"),
+    ("POST", "/repos/{repo}/labels", "_h_create_label"),
+    ("GET", "/repos/{repo}/labels/{name}", "_h_get_label"),
+    ("GET", "/repos/{repo}/contents/{path}", "_h_contents"),
+]
 _Resp = tuple[int, Any, dict[str, str]]
 _Json = dict[str, Any]
 _T = TypeVar("_T")
@@ -195,8 +208,13 @@ class _Server(ThreadingHTTPServer):
 class FakeGitHub:
     """A thread-safe fake GitHub REST server; see the module docstring."""
 
-    def __init__(self, bot_login: str = "envtriage[bot]", app_id: int = 4242, installation_id: int = 42,
-                 app_slug: str = "envtriage") -> None:
+    def __init__(
+        self,
+        bot_login: str = "envtriage[bot]",
+        app_id: int = 4242,
+        installation_id: int = 42,
+        app_slug: str = "envtriage",
+    ) -> None:
         self.bot_login, self.app_id, self.installation_id, self.app_slug = bot_login, app_id, installation_id, app_slug
         self.delay = 0.0
         self.calls: list[Call] = []
@@ -213,15 +231,17 @@ class FakeGitHub:
         self._server: _Server | None = None
         self._base = "http://127.0.0.1"  # the url; kept after stop() for requests still in flight
         self._routes: list[tuple[str, re.Pattern[str], Callable[[_Ctx], _Resp]]] = [
-            (m, re.compile(re.sub(r"\{\w+\}", lambda k: _PARAMS[k[0]], p)), getattr(self, h)) for m, p, h in _ROUTES]
+            (m, re.compile(re.sub(r"\{\w+\}", lambda k: _PARAMS[k[0]], p)), getattr(self, h)) for m, p, h in _ROUTES
+        ]
 
     # ------------------------------------------------------------------------------------------ lifecycle
     def start(self) -> FakeGitHub:
         self._stopping.clear()
         self._server = _Server(self)
         self._base = f"http://127.0.0.1:{self._server.server_address[1]}"
-        threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, name="fakegithub",
-                         daemon=True).start()
+        threading.Thread(
+            target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, name="fakegithub", daemon=True
+        ).start()
         return self
 
     def stop(self) -> None:
@@ -247,19 +267,46 @@ class FakeGitHub:
     def add_repo(self, full_name: str, default_branch: str = "main") -> _Json:
         with self._lock:
             rid, base, now = next(self._ids), f"{PH}/repos/{full_name}", self._now()
-            repo = _Repo({"id": rid, "node_id": f"R_fake{rid}", "name": full_name.split("/")[1],
-                          "full_name": full_name, "owner": self._user(full_name.split("/")[0], "Organization"),
-                          "private": False, "fork": False, "archived": False, "url": base, "visibility": "public",
-                          "html_url": f"https://github.com/{full_name}", "issues_url": f"{base}/issues{{/number}}",
-                          "labels_url": f"{base}/labels{{/name}}", "contents_url": f"{base}/contents/{{+path}}",
-                          "default_branch": default_branch, "has_issues": True, "open_issues_count": 0,
-                          "created_at": now, "updated_at": now, "pushed_at": now})
+            repo = _Repo(
+                {
+                    "id": rid,
+                    "node_id": f"R_fake{rid}",
+                    "name": full_name.split("/")[1],
+                    "full_name": full_name,
+                    "owner": self._user(full_name.split("/")[0], "Organization"),
+                    "private": False,
+                    "fork": False,
+                    "archived": False,
+                    "url": base,
+                    "visibility": "public",
+                    "html_url": f"https://github.com/{full_name}",
+                    "issues_url": f"{base}/issues{{/number}}",
+                    "labels_url": f"{base}/labels{{/name}}",
+                    "contents_url": f"{base}/contents/{{+path}}",
+                    "default_branch": default_branch,
+                    "has_issues": True,
+                    "open_issues_count": 0,
+                    "created_at": now,
+                    "updated_at": now,
+                    "pushed_at": now,
+                }
+            )
             self._repos[full_name.lower()] = repo
             return self._out(repo.json)
 
-    def add_issue(self, repo: str, number: int | None = None, title: str = "Issue", body: str = "",
-                  user: str = "alice", user_type: str = "User", labels: list[str] | None = None,
-                  state: str = "open", created_at: str | None = None, author_association: str = "NONE") -> _Json:
+    def add_issue(
+        self,
+        repo: str,
+        number: int | None = None,
+        title: str = "Issue",
+        body: str = "",
+        user: str = "alice",
+        user_type: str = "User",
+        labels: list[str] | None = None,
+        state: str = "open",
+        created_at: str | None = None,
+        author_association: str = "NONE",
+    ) -> _Json:
         """Seed an issue; missing labels are created in the repo; no label events are recorded."""
         with self._lock:
             r, now, iid, closed = self._repo(repo), created_at or self._now(), next(self._ids), state == "closed"
@@ -267,19 +314,47 @@ class FakeGitHub:
             r.next_number = max(r.next_number, number + 1)
             url = f"{PH}/repos/{r.name}/issues/{number}"
             r.issues[number] = {
-                "url": url, "repository_url": f"{PH}/repos/{r.name}", "labels_url": f"{url}/labels{{/name}}",
-                "comments_url": f"{url}/comments", "events_url": f"{url}/events", "timeline_url": f"{url}/timeline",
-                "html_url": f"https://github.com/{r.name}/issues/{number}", "id": iid, "node_id": f"I_fake{iid}",
-                "number": number, "title": title, "body": body, "user": self._user(user, user_type),
-                "labels": [self._label(r, name) for name in labels or []], "state": state, "locked": False,
-                "state_reason": "completed" if closed else None, "assignee": None, "assignees": [],
-                "milestone": None, "comments": 0, "created_at": now, "updated_at": now,
-                "closed_at": now if closed else None, "author_association": author_association,
-                "active_lock_reason": None, "performed_via_github_app": None, "reactions": _reactions(url)}
+                "url": url,
+                "repository_url": f"{PH}/repos/{r.name}",
+                "labels_url": f"{url}/labels{{/name}}",
+                "comments_url": f"{url}/comments",
+                "events_url": f"{url}/events",
+                "timeline_url": f"{url}/timeline",
+                "html_url": f"https://github.com/{r.name}/issues/{number}",
+                "id": iid,
+                "node_id": f"I_fake{iid}",
+                "number": number,
+                "title": title,
+                "body": body,
+                "user": self._user(user, user_type),
+                "labels": [self._label(r, name) for name in labels or []],
+                "state": state,
+                "locked": False,
+                "state_reason": "completed" if closed else None,
+                "assignee": None,
+                "assignees": [],
+                "milestone": None,
+                "comments": 0,
+                "created_at": now,
+                "updated_at": now,
+                "closed_at": now if closed else None,
+                "author_association": author_association,
+                "active_lock_reason": None,
+                "performed_via_github_app": None,
+                "reactions": _reactions(url),
+            }
             return self._out(r.issues[number])
 
-    def add_comment(self, repo: str, number: int, body: str, user: str = "bob", user_type: str = "User",
-                    created_at: str | None = None, author_association: str = "NONE") -> _Json:
+    def add_comment(
+        self,
+        repo: str,
+        number: int,
+        body: str,
+        user: str = "bob",
+        user_type: str = "User",
+        created_at: str | None = None,
+        author_association: str = "NONE",
+    ) -> _Json:
         with self._lock:
             r = self._repo(repo)
             issue = _issue_of(r, number)
@@ -296,14 +371,16 @@ class FakeGitHub:
             r = self._repo(repo)
             r.files[(ref or r.json["default_branch"], path.strip("/"))] = text
 
-    def human_label(self, repo: str, number: int, label: str, actor: str = "maintainer",
-                    actor_type: str = "User") -> None:
+    def human_label(
+        self, repo: str, number: int, label: str, actor: str = "maintainer", actor_type: str = "User"
+    ) -> None:
         with self._lock:
             r = self._repo(repo)
             self._attach(r, _issue_of(r, number), label, (actor, actor_type))
 
-    def human_unlabel(self, repo: str, number: int, label: str, actor: str = "maintainer",
-                      actor_type: str = "User") -> None:
+    def human_unlabel(
+        self, repo: str, number: int, label: str, actor: str = "maintainer", actor_type: str = "User"
+    ) -> None:
         with self._lock:
             r = self._repo(repo)
             self._detach(r, _issue_of(r, number), label, (actor, actor_type))
@@ -343,27 +420,40 @@ class FakeGitHub:
             self.calls.clear()
 
     # ------------------------------------------------------------------------------------------ failures
-    def fail_next(self, n: int = 1, status: int = 500, method: str | None = None, path_regex: str | None = None,
-                  headers: dict[str, str] | None = None, body: Any = None) -> None:
+    def fail_next(
+        self,
+        n: int = 1,
+        status: int = 500,
+        method: str | None = None,
+        path_regex: str | None = None,
+        headers: dict[str, str] | None = None,
+        body: Any = None,
+    ) -> None:
         """The next n requests matching method and path_regex (re.search) get this answer instead."""
         body = _error(HTTPStatus(status).phrase) if body is None else body
         with self._lock:
             self._failures.append(_Failure(n, status, method, path_regex, dict(headers or {}), body))
 
-    def secondary_rate_limit_next(self, n: int = 1, retry_after: int = 1, method: str | None = None,
-                                  path_regex: str | None = None) -> None:
+    def secondary_rate_limit_next(
+        self, n: int = 1, retry_after: int = 1, method: str | None = None, path_regex: str | None = None
+    ) -> None:
         self.fail_next(n, 403, method, path_regex, {"Retry-After": str(retry_after)}, _error(SECONDARY_MESSAGE))
 
-    def rate_limited_next(self, n: int = 1, reset_in: int = 1, method: str | None = None,
-                          path_regex: str | None = None) -> None:
+    def rate_limited_next(
+        self, n: int = 1, reset_in: int = 1, method: str | None = None, path_regex: str | None = None
+    ) -> None:
         """Primary rate limit; X-RateLimit-Reset is fixed now, at reset_in seconds from now."""
-        headers = {"X-RateLimit-Remaining": "0", "X-RateLimit-Used": str(RATE_LIMIT),
-                   "X-RateLimit-Reset": str(int(time.time()) + reset_in)}
+        headers = {
+            "X-RateLimit-Remaining": "0",
+            "X-RateLimit-Used": str(RATE_LIMIT),
+            "X-RateLimit-Reset": str(int(time.time()) + reset_in),
+        }
         body = _error(f"API rate limit exceeded for installation ID {self.installation_id}.")
         self.fail_next(n, 403, method, path_regex, headers, body)
 
-    def too_many_requests_next(self, n: int = 1, retry_after: int = 1, method: str | None = None,
-                               path_regex: str | None = None) -> None:
+    def too_many_requests_next(
+        self, n: int = 1, retry_after: int = 1, method: str | None = None, path_regex: str | None = None
+    ) -> None:
         self.fail_next(n, 429, method, path_regex, {"Retry-After": str(retry_after)}, _error("Too Many Requests"))
 
     # ------------------------------------------------------------------------------------------ HTTP plumbing
@@ -411,8 +501,11 @@ class FakeGitHub:
         return 404, _error("Not Found"), {}
 
     def _finish(self, req: _Req, status: int, body: bytes, extra: dict[str, str]) -> tuple[int, bytes, dict[str, str]]:
-        headers = {"Content-Type": "application/json; charset=utf-8", "X-GitHub-Api-Version-Selected": "2022-11-28",
-                   "X-GitHub-Request-Id": f"FAKE:{len(self.calls) + 1}"}
+        headers = {
+            "Content-Type": "application/json; charset=utf-8",
+            "X-GitHub-Api-Version-Selected": "2022-11-28",
+            "X-GitHub-Request-Id": f"FAKE:{len(self.calls) + 1}",
+        }
         if req.method == "GET" and status == 200:
             headers["ETag"] = f'W/"{hashlib.sha256(body).hexdigest()}"'
             wanted = {t.strip().removeprefix("W/") for t in req.headers.get("If-None-Match", "").split(",")}
@@ -428,9 +521,13 @@ class FakeGitHub:
     def _rate_headers(self) -> dict[str, str]:
         if time.time() >= self.rate_reset:
             self.rate_remaining, self.rate_reset = RATE_LIMIT, int(time.time()) + 3600
-        return {"X-RateLimit-Limit": str(RATE_LIMIT), "X-RateLimit-Remaining": str(self.rate_remaining),
-                "X-RateLimit-Reset": str(self.rate_reset), "X-RateLimit-Used": str(RATE_LIMIT - self.rate_remaining),
-                "X-RateLimit-Resource": "core"}
+        return {
+            "X-RateLimit-Limit": str(RATE_LIMIT),
+            "X-RateLimit-Remaining": str(self.rate_remaining),
+            "X-RateLimit-Reset": str(self.rate_reset),
+            "X-RateLimit-Used": str(RATE_LIMIT - self.rate_remaining),
+            "X-RateLimit-Resource": "core",
+        }
 
     def _page(self, req: _Req, items: list[Any]) -> _Resp:
         """One page (per_page default 30, max 100) and GitHub's Link header."""
@@ -442,7 +539,7 @@ class FakeGitHub:
 
         links = [link(page - 1, "prev"), link(1, "first")] if page > 1 else []
         links += [link(page + 1, "next"), link(last, "last")] if page < last else []
-        return 200, items[(page - 1) * per_page: page * per_page], {"Link": ", ".join(links)} if links else {}
+        return 200, items[(page - 1) * per_page : page * per_page], {"Link": ", ".join(links)} if links else {}
 
     # ------------------------------------------------------------------------------------------ state
     def _now(self) -> str:
@@ -463,30 +560,60 @@ class FakeGitHub:
 
     def _user(self, login: str, user_type: str = "User") -> _Json:
         uid = self._user_ids.setdefault(login, 1 + len(self._user_ids))
-        return {"login": login, "id": uid, "node_id": f"U_fake{uid}", "type": user_type, "site_admin": False,
-                "avatar_url": f"https://avatars.githubusercontent.com/u/{uid}?v=4", "url": f"{PH}/users/{login}",
-                "html_url": f"https://github.com/{login}"}
+        return {
+            "login": login,
+            "id": uid,
+            "node_id": f"U_fake{uid}",
+            "type": user_type,
+            "site_admin": False,
+            "avatar_url": f"https://avatars.githubusercontent.com/u/{uid}?v=4",
+            "url": f"{PH}/users/{login}",
+            "html_url": f"https://github.com/{login}",
+        }
 
     def _label(self, repo: _Repo, name: str) -> _Json:
         """The repo's label called name (case-insensitively), created with GitHub's default colour if missing."""
         if name.lower() not in repo.labels:
             lid, url = next(self._ids), f"{PH}/repos/{repo.name}/labels/{quote(name, safe='')}"
-            repo.labels[name.lower()] = {"id": lid, "node_id": f"LA_fake{lid}", "url": url, "name": name,
-                                         "color": "ededed", "description": "", "default": False}
+            repo.labels[name.lower()] = {
+                "id": lid,
+                "node_id": f"LA_fake{lid}",
+                "url": url,
+                "name": name,
+                "color": "ededed",
+                "description": "",
+                "default": False,
+            }
         return repo.labels[name.lower()]
 
     def _comments_of(self, repo: _Repo, issue: _Json) -> list[_Json]:
         return [c for c in repo.comments.values() if c["issue_url"] == issue["url"]]
 
-    def _new_comment(self, repo: _Repo, issue: _Json, body: str, user: tuple[str, str],
-                     created_at: str | None = None, association: str = "NONE") -> _Json:
+    def _new_comment(
+        self,
+        repo: _Repo,
+        issue: _Json,
+        body: str,
+        user: tuple[str, str],
+        created_at: str | None = None,
+        association: str = "NONE",
+    ) -> _Json:
         cid, now = next(self._ids), created_at or self._now()
         url = f"{PH}/repos/{repo.name}/issues/comments/{cid}"
-        repo.comments[cid] = {"id": cid, "node_id": f"IC_fake{cid}", "url": url, "body": body,
-                              "html_url": f"{issue['html_url']}#issuecomment-{cid}", "issue_url": issue["url"],
-                              "user": self._user(*user), "created_at": now, "updated_at": now,
-                              "author_association": association, "performed_via_github_app": None,
-                              "reactions": _reactions(url)}
+        repo.comments[cid] = {
+            "id": cid,
+            "node_id": f"IC_fake{cid}",
+            "url": url,
+            "body": body,
+            "html_url": f"{issue['html_url']}#issuecomment-{cid}",
+            "issue_url": issue["url"],
+            "user": self._user(*user),
+            "created_at": now,
+            "updated_at": now,
+            "author_association": association,
+            "performed_via_github_app": None,
+            "reactions": _reactions(url),
+        }
         issue.update(comments=issue["comments"] + 1, updated_at=max(issue["updated_at"], now))
         return repo.comments[cid]
 
@@ -506,9 +633,19 @@ class FakeGitHub:
     def _event(self, repo: _Repo, issue: _Json, kind: str, label: _Json, actor: tuple[str, str]) -> None:
         eid, now = next(self._ids), self._now()
         repo.events.setdefault(issue["number"], []).append(
-            {"id": eid, "node_id": f"LE_fake{eid}", "url": f"{PH}/repos/{repo.name}/issues/events/{eid}",
-             "actor": self._user(*actor), "event": kind, "commit_id": None, "commit_url": None, "created_at": now,
-             "label": {"name": label["name"], "color": label["color"]}, "performed_via_github_app": None})
+            {
+                "id": eid,
+                "node_id": f"LE_fake{eid}",
+                "url": f"{PH}/repos/{repo.name}/issues/events/{eid}",
+                "actor": self._user(*actor),
+                "event": kind,
+                "commit_id": None,
+                "commit_url": None,
+                "created_at": now,
+                "label": {"name": label["name"], "color": label["color"]},
+                "performed_via_github_app": None,
+            }
+        )
         issue["updated_at"] = max(issue["updated_at"], now)
 
     # ------------------------------------------------------------------------------------------ routes
@@ -517,8 +654,13 @@ class FakeGitHub:
 
     def _h_rate_limit(self, c: _Ctx) -> _Resp:
         used = RATE_LIMIT - self.rate_remaining
-        core = {"limit": RATE_LIMIT, "remaining": self.rate_remaining, "reset": self.rate_reset, "used": used,
-                "resource": "core"}
+        core = {
+            "limit": RATE_LIMIT,
+            "remaining": self.rate_remaining,
+            "reset": self.rate_reset,
+            "used": used,
+            "resource": "core",
+        }
         search = {**core, "limit": 30, "remaining": 30, "used": 0, "resource": "search"}
         graphql = {**core, "remaining": RATE_LIMIT, "used": 0, "resource": "graphql"}
         return 200, {"resources": {"core": core, "search": search, "graphql": graphql}, "rate": core}, {}
@@ -529,16 +671,32 @@ class FakeGitHub:
         if not auth.lower().startswith("bearer "):
             raise _HTTPError(401, "A JSON web token could not be decoded")
         self.jwts.append(auth.split(" ", 1)[1])
-        return {"app_id": self.app_id, "app_slug": self.app_slug, "created_at": self._now(),
-                "updated_at": self._now(), "permissions": {"issues": "write", "contents": "read"},
-                "events": ["issues", "issue_comment"]}
+        return {
+            "app_id": self.app_id,
+            "app_slug": self.app_slug,
+            "created_at": self._now(),
+            "updated_at": self._now(),
+            "permissions": {"issues": "write", "contents": "read"},
+            "events": ["issues", "issue_comment"],
+        }
 
     def _h_app(self, c: _Ctx) -> _Resp:
         common = self._app_auth(c)
-        return 200, {**common, "id": self.app_id, "slug": self.app_slug, "node_id": f"A_fake{self.app_id}",
-                     "name": self.app_slug, "owner": self._user("octo-org", "Organization"), "description": "",
-                     "external_url": "https://example.invalid",
-                     "html_url": f"https://github.com/apps/{self.app_slug}"}, {}
+        return (
+            200,
+            {
+                **common,
+                "id": self.app_id,
+                "slug": self.app_slug,
+                "node_id": f"A_fake{self.app_id}",
+                "name": self.app_slug,
+                "owner": self._user("octo-org", "Organization"),
+                "description": "",
+                "external_url": "https://example.invalid",
+                "html_url": f"https://github.com/apps/{self.app_slug}",
+            },
+            {},
+        )
 
     def _h_mint_token(self, c: _Ctx) -> _Resp:
         common = self._app_auth(c)
@@ -546,16 +704,34 @@ class FakeGitHub:
             raise _HTTPError(404)
         self.minted_tokens.append(f"ghs_fake{len(self.minted_tokens) + 1:032d}")
         expires = (self.clock() + timedelta(hours=1)).astimezone(timezone.utc).strftime(TS)
-        return 201, {"token": self.minted_tokens[-1], "expires_at": expires, "repository_selection": "selected",
-                     "permissions": common["permissions"]}, {}
+        return (
+            201,
+            {
+                "token": self.minted_tokens[-1],
+                "expires_at": expires,
+                "repository_selection": "selected",
+                "permissions": common["permissions"],
+            },
+            {},
+        )
 
     def _h_repo_installation(self, c: _Ctx) -> _Resp:
         common, repo, iid = self._app_auth(c), c.repo, self.installation_id
-        return 200, {**common, "id": iid, "account": repo.json["owner"], "target_type": "Organization",
-                     "repository_selection": "selected", "single_file_name": None,
-                     "access_tokens_url": f"{PH}/app/installations/{iid}/access_tokens",
-                     "repositories_url": f"{PH}/installation/repositories",
-                     "html_url": f"https://github.com/settings/installations/{iid}"}, {}
+        return (
+            200,
+            {
+                **common,
+                "id": iid,
+                "account": repo.json["owner"],
+                "target_type": "Organization",
+                "repository_selection": "selected",
+                "single_file_name": None,
+                "access_tokens_url": f"{PH}/app/installations/{iid}/access_tokens",
+                "repositories_url": f"{PH}/installation/repositories",
+                "html_url": f"https://github.com/settings/installations/{iid}",
+            },
+            {},
+        )
 
     def _h_repo(self, c: _Ctx) -> _Resp:
         repo = c.repo
@@ -652,10 +828,24 @@ class FakeGitHub:
         sha = hashlib.sha1(b"blob %d\0" % len(raw) + raw).hexdigest()
         url, git = f"{PH}/repos/{repo.name}/contents/{quote(path)}?ref={ref}", f"{PH}/repos/{repo.name}/git/blobs/{sha}"
         html = f"https://github.com/{repo.name}/blob/{ref}/{path}"
-        return 200, {"type": "file", "encoding": "base64", "size": len(raw), "name": path.rsplit("/", 1)[-1],
-                     "path": path, "content": base64.encodebytes(raw).decode(), "sha": sha, "url": url,
-                     "git_url": git, "html_url": html, "_links": {"self": url, "git": git, "html": html},
-                     "download_url": f"https://raw.githubusercontent.com/{repo.name}/{ref}/{path}"}, {}
+        return (
+            200,
+            {
+                "type": "file",
+                "encoding": "base64",
+                "size": len(raw),
+                "name": path.rsplit("/", 1)[-1],
+                "path": path,
+                "content": base64.encodebytes(raw).decode(),
+                "sha": sha,
+                "url": url,
+                "git_url": git,
+                "html_url": html,
+                "_links": {"self": url, "git": git, "html": html},
+                "download_url": f"https://raw.githubusercontent.com/{repo.name}/{ref}/{path}",
+            },
+            {},
+        )
 
 
 @pytest.fixture

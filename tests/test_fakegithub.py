@@ -25,8 +25,13 @@ fake_github = fakegithub.fake_github  # the fixture, also importable by conftest
 def client(fake: FakeGitHub, **kwargs: Any) -> github.Github:
     """A PyGithub client on the fake; no retries and no client-side throttling unless asked for."""
     kwargs.setdefault("retry", None)
-    return github.Github(auth=github.Auth.Token("t"), base_url=fake.url, seconds_between_requests=None,
-                         seconds_between_writes=None, **kwargs)
+    return github.Github(
+        auth=github.Auth.Token("t"),
+        base_url=fake.url,
+        seconds_between_requests=None,
+        seconds_between_writes=None,
+        **kwargs,
+    )
 
 
 @pytest.fixture
@@ -38,8 +43,9 @@ def gh(fake_github: FakeGitHub) -> Iterator[github.Github]:
 @pytest.fixture(scope="module")
 def private_key_pem() -> str:
     key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
-    return key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
-                             serialization.NoEncryption()).decode()
+    return key.private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+    ).decode()
 
 
 def test_get_user_is_the_bot(fake_github: FakeGitHub, gh: github.Github) -> None:
@@ -73,8 +79,7 @@ def test_issue_shape_and_listing(fake_github: FakeGitHub, gh: github.Github) -> 
     assert [lab.name for lab in repo.get_issue(1).labels] == ["bug"]
 
 
-def test_comments_create_list_paginate_edit_delete(fake_github: FakeGitHub,
-                                                   gh: github.Github) -> None:
+def test_comments_create_list_paginate_edit_delete(fake_github: FakeGitHub, gh: github.Github) -> None:
     fake_github.add_issue(REPO, number=7)
     for i in range(34):
         fake_github.add_comment(REPO, 7, f"seeded {i}")
@@ -86,8 +91,10 @@ def test_comments_create_list_paginate_edit_delete(fake_github: FakeGitHub,
     bodies = [c.body for c in issue.get_comments()]
     assert bodies == [f"seeded {i}" for i in range(34)] + ["from the bot"]
     pages = [(c.path, c.query) for c in fake_github.calls]
-    assert pages == [("/repos/octo-org/octo-repo/issues/7/comments", {}),
-                     ("/repos/octo-org/octo-repo/issues/7/comments", {"page": "2"})]
+    assert pages == [
+        ("/repos/octo-org/octo-repo/issues/7/comments", {}),
+        ("/repos/octo-org/octo-repo/issues/7/comments", {"page": "2"}),
+    ]
 
     created.edit("edited")
     assert fake_github.comments_on(REPO, 7)[-1]["body"] == "edited"
@@ -119,16 +126,21 @@ def test_labels_add_autocreate_remove_and_events(fake_github: FakeGitHub, gh: gi
     fake_github.reset_calls()
     issue.add_to_labels("bug", "needs info", "area: cuda")
     call = fake_github.calls[-1]
-    assert (call.method, call.path, call.body) == ("POST", f"/repos/{REPO}/issues/3/labels",
-                                                  ["bug", "needs info", "area: cuda"])
+    assert (call.method, call.path, call.body) == (
+        "POST",
+        f"/repos/{REPO}/issues/3/labels",
+        ["bug", "needs info", "area: cuda"],
+    )
     assert fake_github.labels_on(REPO, 3) == ["bug", "needs info", "area: cuda"]
     colors = {lab["name"]: lab["color"] for lab in fake_github.repo_labels(REPO)}
     assert colors == {"bug": "d73a4a", "needs info": "ededed", "area: cuda": "ededed"}
 
     issue.remove_from_labels("needs info")
     issue.remove_from_labels("area: cuda")
-    assert [c.path for c in fake_github.calls[-2:]] == [f"/repos/{REPO}/issues/3/labels/needs%20info",
-                                                       f"/repos/{REPO}/issues/3/labels/area%3A%20cuda"]
+    assert [c.path for c in fake_github.calls[-2:]] == [
+        f"/repos/{REPO}/issues/3/labels/needs%20info",
+        f"/repos/{REPO}/issues/3/labels/area%3A%20cuda",
+    ]
     assert [lab.name for lab in issue.get_labels()] == ["bug"]
     with pytest.raises(github.GithubException) as exc:
         issue.remove_from_labels("needs info")
@@ -136,10 +148,14 @@ def test_labels_add_autocreate_remove_and_events(fake_github: FakeGitHub, gh: gi
 
     fake_github.human_unlabel(REPO, 3, "bug", actor="maintainer")
     events = [(e.event, e.actor.login, e.actor.type, e.label.name) for e in issue.get_events()]
-    assert events == [("labeled", "envtriage[bot]", "Bot", "bug"), ("labeled", "envtriage[bot]", "Bot", "needs info"),
-                      ("labeled", "envtriage[bot]", "Bot", "area: cuda"),
-                      ("unlabeled", "envtriage[bot]", "Bot", "needs info"),
-                      ("unlabeled", "envtriage[bot]", "Bot", "area: cuda"), ("unlabeled", "maintainer", "User", "bug")]
+    assert events == [
+        ("labeled", "envtriage[bot]", "Bot", "bug"),
+        ("labeled", "envtriage[bot]", "Bot", "needs info"),
+        ("labeled", "envtriage[bot]", "Bot", "area: cuda"),
+        ("unlabeled", "envtriage[bot]", "Bot", "needs info"),
+        ("unlabeled", "envtriage[bot]", "Bot", "area: cuda"),
+        ("unlabeled", "maintainer", "User", "bug"),
+    ]
     issue.create_comment("hi")
     timeline = [(t.event, t.actor.login) for t in issue.get_timeline()]
     assert timeline[-2:] == [("unlabeled", "maintainer"), ("commented", "envtriage[bot]")]
@@ -174,8 +190,9 @@ def test_contents(fake_github: FakeGitHub, gh: github.Github) -> None:
 
 def test_app_installation_token(fake_github: FakeGitHub, private_key_pem: str) -> None:
     auth = github.Auth.AppAuth(4242, private_key_pem)
-    with github.GithubIntegration(auth=auth, base_url=fake_github.url, seconds_between_requests=None,
-                                  seconds_between_writes=None) as gi:
+    with github.GithubIntegration(
+        auth=auth, base_url=fake_github.url, seconds_between_requests=None, seconds_between_writes=None
+    ) as gi:
         assert gi.get_repo_installation("octo-org", "octo-repo").id == 42
         token = gi.get_access_token(42)
         assert token.token == "ghs_fake" + "1".zfill(32)
@@ -209,8 +226,14 @@ def test_etag_304(fake_github: FakeGitHub, gh: github.Github) -> None:
 
 def test_headers_and_rate_limit(fake_github: FakeGitHub, gh: github.Github) -> None:
     resp = requests.get(f"{fake_github.url}/repos/{REPO}", timeout=5)
-    for name in ("ETag", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "X-RateLimit-Used",
-                 "X-RateLimit-Resource"):
+    for name in (
+        "ETag",
+        "X-RateLimit-Limit",
+        "X-RateLimit-Remaining",
+        "X-RateLimit-Reset",
+        "X-RateLimit-Used",
+        "X-RateLimit-Resource",
+    ):
         assert name in resp.headers
     assert resp.headers["X-RateLimit-Used"] == "1"
     assert gh.get_rate_limit().resources.core.remaining == 4999
@@ -231,8 +254,13 @@ def test_default_retry_retries_500_at_once(fake_github: FakeGitHub) -> None:
     fake_github.fail_next(2, status=502)
     with client(fake_github, retry=github.GithubRetry()) as g:
         g.get_repo(REPO).get_issue(1).create_comment("once")  # POST is retried too
-    assert [(c.method, c.status) for c in fake_github.calls] == [("GET", 502), ("GET", 502), ("GET", 200),
-                                                                 ("GET", 200), ("POST", 201)]
+    assert [(c.method, c.status) for c in fake_github.calls] == [
+        ("GET", 502),
+        ("GET", 502),
+        ("GET", 200),
+        ("GET", 200),
+        ("POST", 201),
+    ]
     comment = fake_github.add_comment(REPO, 1, "x")
     fake_github.fail_next(1, status=500, method="PATCH")
     with client(fake_github, retry=github.GithubRetry()) as g, pytest.raises(github.GithubException):

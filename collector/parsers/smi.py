@@ -101,7 +101,7 @@ def topology_from_text(text: str) -> Topology:
     if header_at is None:
         raise SmiParseError("no topo -m header (GPU0 ... CPU Affinity)")
     columns = HEADER_TOKEN.findall(lines[header_at])
-    links = [name for name in columns if name.startswith(("GPU", "NIC"))]
+    links = [name for name in columns if re.fullmatch(r"(GPU|NIC)\d+", name)]
     gpus = [name for name in links if name.startswith("GPU")]
     matrix, cpus, numas = [], [], []
     for line in lines[header_at + 1 :]:

@@ -7,7 +7,7 @@ from typing import Any
 from collector.context import Context, NvmlUnavailable
 from collector.parsers import smi
 from collector.probes import probe
-from collector.report import Fact, Missing, Result
+from collector.report import Fact, Missing, Result, Status
 from collector.schema import DRIVER, GPUS, DriverInfo, Gpu, MigInstance
 
 MIB = 1024 * 1024
@@ -41,7 +41,8 @@ def gpus(ctx: Context) -> Result:
 def _from_smi(ctx: Context, nvml_error: str, build: Any) -> Result:
     result = ctx.run_once(("nvidia-smi", "-q", "-x"), timeout=10.0)
     if not result.ok:
-        return Missing(f"{nvml_error}; fallback failed: {result.failure()}")
+        status: Status = "timeout" if result.timed_out else "missing"
+        return Missing(f"{nvml_error}; fallback failed: {result.failure()}", status=status)
     try:
         fact: Result = build(result.stdout)
     except smi.SmiParseError as exc:

@@ -9,17 +9,15 @@ from __future__ import annotations
 import json
 import subprocess
 import time
-from pathlib import Path
 from typing import Any
 
 from collector import codec
 from collector.context import Context
 from collector.probes import probe
 from collector.report import Fact, Missing, Result
-from collector.run import describe_exit, kill_group
+from collector.run import describe_exit, kill_group, start_child
 from collector.schema import KEYS, LIBRARIES, PACKAGES, PYTHON, SMOKE_KEYS, TORCH, Key
 
-CHILD_DIR = Path(__file__).resolve().parent.parent / "child"
 MARKER = "@@envtriage "
 DEEP_ONLY = {key.name for key in SMOKE_KEYS} - {"smoke.matmul_bf16"}
 
@@ -48,18 +46,10 @@ def torch(ctx: Context) -> dict[str, Result]:
 def run_child(
     ctx: Context, script: str, keys: tuple[Key[Any], ...], options: dict[str, str], timeout: float
 ) -> dict[str, Result]:
-    argv = [ctx.options.python, str(CHILD_DIR / script), json.dumps(options)]
-    env = {**ctx.env, "PYTHONDONTWRITEBYTECODE": "1", "PYTHONUNBUFFERED": "1"}
     start = time.monotonic()
+    proc = ctx.started.pop(script, None)
     try:
-        proc = subprocess.Popen(
-            argv,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            env=env,
-            start_new_session=True,
-        )
+        proc = proc or start_child(ctx.options.python, script, options, ctx.env)
     except OSError as exc:
         return {key.name: Missing(f"cannot run the interpreter {ctx.options.python}: {exc}", "error") for key in keys}
     ctx.groups.add(proc)

@@ -8,7 +8,7 @@ from typing import Any
 from collector.context import Context, NvmlUnavailable
 from collector.parsers import smi
 from collector.probes import probe
-from collector.report import Fact, Missing, Result
+from collector.report import Fact, Missing, Result, Status
 from collector.schema import TOPOLOGY, NvLinkState, Topology
 
 # nvmlGpuTopologyLevel_t -> the words `nvidia-smi topo -m` prints.
@@ -44,7 +44,8 @@ def topology(ctx: Context) -> Result:
 def _from_smi(ctx: Context, nvml_error: str) -> Result:
     result = ctx.run(("nvidia-smi", "topo", "-m"), 10.0)
     if not result.ok:
-        return Missing(f"{nvml_error}; fallback failed: {result.failure()}")
+        status: Status = "timeout" if result.timed_out else "missing"
+        return Missing(f"{nvml_error}; fallback failed: {result.failure()}", status=status)
     try:
         return Fact(smi.topology_from_text(result.stdout), source="nvidia-smi topo -m")
     except smi.SmiParseError as exc:

@@ -1,0 +1,58 @@
+"""Build the context from settings, run every probe, redact: the collector's whole job, minus printing."""
+
+from __future__ import annotations
+
+import datetime
+import getpass
+import os
+import socket
+import subprocess
+
+from collector.collect import collect
+from collector.context import Context, NvmlSession, Options, load_pynvml
+from collector.host import Host
+from collector.probes import all_probes
+from collector.redact import Redactor
+from collector.report import Meta, Report
+from collector.run import Deadline, ProcessGroups, SubprocessRunner
+from collector.version import VERSION
+
+
+def gather(
+    options: Options,
+    env: dict[str, str],
+    deadline: Deadline | None = None,
+    started: dict[str, subprocess.Popen[bytes]] | None = None,
+) -> Report:
+    deadline = deadline or Deadline(options.timeout)
+    groups = ProcessGroups()
+    for proc in (started or {}).values():
+        groups.add(proc)
+    ctx = Context(
+        run=SubprocessRunner(deadline, env, groups),
+        host=Host("/"),
+        env=env,
+        options=options,
+        deadline=deadline,
+        nvml=NvmlSession(load_pynvml),
+        groups=groups,
+        started=dict(started or {}),
+    )
+    meta = Meta(
+        generator=VERSION,
+        created=datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%MZ"),
+        options={"smoke": options.smoke, "timeout": f"{options.timeout:g}", "python": options.python},
+    )
+    report = collect(ctx, all_probes(), meta)
+    return redactor_for(env).report(report) if options.redact else report
+
+
+def redactor_for(env: dict[str, str]) -> Redactor:
+    host = socket.gethostname()  # never getfqdn(): it may ask DNS, and the collector makes no network call
+    users = {env.get("USER", ""), env.get("LOGNAME", ""), env.get("SUDO_USER", "")}
+    try:
+        users.add(getpass.getuser())
+    except (KeyError, OSError):
+        pass
+    homes = {env.get("HOME", ""), os.path.expanduser("~")}
+    return Redactor(host_names={host, host.split(".")[0]}, user_names=users, homes=homes)

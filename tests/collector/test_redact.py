@@ -1,0 +1,86 @@
+"""Nothing identifying or secret survives redaction, in facts, reasons, sources or options."""
+
+from __future__ import annotations
+
+import pytest
+
+from collector.redact import Redactor, short_hash
+from collector.report import Fact, Meta, Missing, Report
+from collector.schema import ENV, TORCH, TorchInfo
+
+# (planted value, text it sits in): one row per kind of secret the collector must never print.
+PLANTED = [
+    ("ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8", "token {}"),
+    ("github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyzABCDEFGHIJ", "pat={}"),
+    ("gho_" + "z" * 36, "{}"),
+    ("hf_" + "aBcDeFgHiJkLmNoPqRsTuVwXyZ012345", "HF: {}"),
+    ("sk-proj-" + "Ab1" * 16, "openai {}"),
+    ("sk-ant-api03-" + "x1" * 20, "anthropic {}"),
+    ("AKIAIOSFODNN7EXAMPLE", "aws {}"),
+    ("ASIAIOSFODNN7EXAMPL2", "sts {}"),
+    ("AIzaSyA" + "b" * 32, "google {}"),
+    ("xoxb-123456789012-abcdefghijkl", "slack {}"),
+    ("glpat-" + "q" * 20, "gitlab {}"),
+    ("npm_" + "n" * 36, "npm {}"),
+    ("pypi-AgEIcHlwaS5vcmc" + "p" * 50, "pypi {}"),
+    ("sk_live_" + "s" * 24, "stripe {}"),
+    ("eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U", "jwt {}"),
+    ("hunter2secret", "https://alice:{}@example.com/simple"),
+    ("hunter3secret", "password={} --verbose"),
+    ("MIIEowIBAAKCAQEA7", "-----BEGIN RSA PRIVATE KEY-----\n{}\n-----END RSA PRIVATE KEY-----"),
+    ("b64accountkey==", "DefaultEndpointsProtocol=https;AccountName=x;AccountKey={};EndpointSuffix=core"),
+]
+
+
+@pytest.mark.parametrize(("secret", "context"), PLANTED)
+def test_planted_secret_never_survives(secret: str, context: str) -> None:
+    redactor = Redactor()
+    assert secret not in redactor.text(context.format(secret))
+    assert sum(redactor.counts.values()) >= 1
+
+
+def test_identities_are_replaced() -> None:
+    redactor = Redactor(host_names=["gpu-node-17"], user_names=["alice"], homes=["/home/alice"])
+    text = redactor.text("alice@gpu-node-17:/home/alice/venv and /home/bob/x on 10.1.2.3, fe80::1ff:fe23:4567:890a")
+    assert text == "<user>@<host>:~/venv and /home/<user>/x on <ip>, <ip>"
+
+
+def test_versions_are_not_mistaken_for_addresses() -> None:
+    redactor = Redactor()
+    assert redactor.text("9.19.0.56", version=True) == "9.19.0.56"
+    report = Report(Meta("t"), {TORCH.name: Fact(TorchInfo(version="2.11.0+cu130", cudnn="9.19.0"), "torch")})
+    assert redactor.report(report).get(TORCH) == TorchInfo(version="2.11.0+cu130", cudnn="9.19.0")
+
+
+def test_gpu_uuids_become_stable_short_hashes() -> None:
+    redactor = Redactor()
+    nvml = redactor.text("GPU-e858ebac-881e-1077-320c-08724ec5a187")
+    torch = redactor.text("e858ebac-881e-1077-320c-08724ec5a187")
+    assert nvml == "GPU-" + short_hash("e858ebac-881e-1077-320c-08724ec5a187") and torch.endswith(nvml[4:])
+
+
+def test_secret_named_variables_are_blanked_whatever_their_value() -> None:
+    redactor = Redactor()
+    env = redactor.env({"NCCL_IB_HCA": "mlx5", "MY_API_KEY": "plain", "TORCH_HUB_TOKEN": "t", "CUDA_HOME": "/x"})
+    assert env == {
+        "NCCL_IB_HCA": "mlx5",
+        "MY_API_KEY": "<redacted>",
+        "TORCH_HUB_TOKEN": "<redacted>",
+        "CUDA_HOME": "/x",
+    }
+
+
+def test_whole_report_and_counts() -> None:
+    redactor = Redactor(host_names=["box"], user_names=["carol"], homes=["/home/carol"])
+    report = Report(
+        Meta("t", options={"python": "/home/carol/env/bin/python"}),
+        {
+            ENV.name: Fact({"NCCL_SOCKET_IFNAME": "eth0", "MASTER_ADDR": "192.168.1.20"}, "env"),
+            "driver": Missing("nvidia-smi failed on box", detail="see /home/carol/log"),
+        },
+    )
+    clean = redactor.report(report)
+    assert clean.meta.options["python"] == "~/env/bin/python"
+    assert clean.facts["driver"] == Missing("nvidia-smi failed on <host>", detail="see ~/log")
+    assert clean.get(ENV) == {"NCCL_SOCKET_IFNAME": "eth0", "MASTER_ADDR": "<ip>"}
+    assert clean.meta.redacted == {"IP address": 1, "home path": 2, "host name": 1}
