@@ -68,6 +68,7 @@ VERSION_FIELDS = {
     "cc",
     "arch_list",
     "nvidia",
+    "owner",
 }
 
 

@@ -166,6 +166,7 @@ class TorchInfo:
     devices: list[TorchDevice] = field(default_factory=list)
     cudnn: str | None = None  # loaded, "9.19.0"
     cudnn_built: str | None = None
+    cudnn_error: str | None = None  # why the loaded cuDNN could not be used, verbatim
     nccl: str | None = None  # loaded, "2.28.9"
     bf16_supported: bool | None = None
     import_seconds: float | None = None

@@ -135,7 +135,9 @@ def p2p(torch: Any, deep: bool) -> dict[str, object]:
 
 
 def nccl(torch: Any, deep: bool) -> dict[str, object]:
-    count = _cuda(torch)
+    count = _count_without_cuda(torch)
+    if count < 1:
+        raise Skip("CUDA is not available to torch")
     import torch.distributed as dist
 
     if not dist.is_available() or not dist.is_nccl_available():
@@ -145,6 +147,24 @@ def nccl(torch: Any, deep: bool) -> dict[str, object]:
         return _all_reduce(count, os.path.join(directory, "store"), deep)
     finally:
         shutil.rmtree(directory, ignore_errors=True)
+
+
+def _count_without_cuda(torch: Any) -> int:
+    """The visible device count, asked in a throwaway child: this process must fork the ranks CUDA-clean."""
+    reader, writer = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(reader)
+        try:
+            count = torch.cuda.device_count() if torch.cuda.is_available() else 0
+            os.write(writer, str(count).encode())
+        finally:
+            os._exit(0)
+    os.close(writer)
+    with os.fdopen(reader) as answer:
+        text = answer.read()
+    os.waitpid(pid, 0)
+    return int(text or 0)
 
 
 def _all_reduce(world: int, store_path: str, deep: bool) -> dict[str, object]:

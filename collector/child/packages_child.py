@@ -11,6 +11,7 @@ import os
 import re
 import sys
 import time
+from typing import Any
 
 MARKER = "@@envtriage "
 
@@ -64,6 +65,7 @@ WATCHED = {
     "xgboost",
 }
 PREFIXES = ("nvidia-", "cupy", "torch", "triton", "jax-cuda")
+DIST_DIR = re.compile(r"^([A-Za-z0-9][A-Za-z0-9._]*?)-([^-]+?)\.(?:dist-info|egg-info)$")
 
 
 def emit(key: str, **entry: object) -> None:
@@ -90,14 +92,13 @@ def python_info() -> dict[str, object]:
     }
 
 
-def describe(dist: object) -> dict[str, object]:
-    meta = dist.metadata  # type: ignore[attr-defined]
-    entry: dict[str, object] = {"name": meta["Name"], "version": dist.version}  # type: ignore[attr-defined]
-    installer = dist.read_text("INSTALLER")  # type: ignore[attr-defined]
+def describe(dist: Any) -> dict[str, object]:
+    entry: dict[str, object] = {"name": dist.metadata["Name"], "version": dist.version}
+    installer = dist.read_text("INSTALLER")
     if installer:
         entry["installer"] = installer.strip()
-    entry["location"] = str(dist.locate_file(""))  # type: ignore[attr-defined]
-    direct = dist.read_text("direct_url.json")  # type: ignore[attr-defined]
+    entry["location"] = str(dist.locate_file(""))
+    direct = dist.read_text("direct_url.json")
     if direct and _editable(direct):
         entry["editable"] = True
     return entry
@@ -111,30 +112,43 @@ def _editable(direct_url: str) -> bool:
     return bool(isinstance(info, dict) and info.get("editable"))
 
 
+def installed() -> dict[str, list[tuple[str, str]]]:
+    """{normalised name: [(version, directory), ...]} in sys.path order, from directory names alone.
+
+    Reading every METADATA file costs a quarter of a second in a big environment; the dist-info directory
+    name ("torch-2.11.0+cu130.dist-info") already says what is installed where.
+    """
+    found: dict[str, list[tuple[str, str]]] = {}
+    for directory in sys.path:
+        try:
+            names = os.listdir(directory or ".")
+        except OSError:
+            continue
+        for name in names:
+            match = DIST_DIR.match(name)
+            if match:
+                found.setdefault(normalise(match.group(1)), []).append((match.group(2), directory))
+    return found
+
+
 def packages() -> dict[str, object]:
     from importlib import metadata
 
-    by_name: dict[str, list[dict[str, object]]] = {}
-    for dist in metadata.distributions():
-        name = dist.metadata["Name"]
-        if not name:
-            continue
-        key = normalise(name)
+    found = installed()
+    selected = []
+    for key in sorted(found):
         if key in WATCHED or key.startswith(PREFIXES):
-            by_name.setdefault(key, []).append(describe(dist))
-        else:
-            by_name.setdefault(key, []).append(
-                {"name": name, "version": dist.version, "location": str(dist.locate_file(""))}
-            )
-    selected, duplicates = [], []
-    for key in sorted(by_name):
-        copies = by_name[key]
-        if key in WATCHED or key.startswith(PREFIXES):
-            selected.append(copies[0])
-        locations = {str(copy.get("location")) for copy in copies}
-        if len(copies) > 1 and len(locations) > 1:
-            duplicates.append({"name": key, "copies": copies})
-    return {"selected": selected, "duplicates": duplicates, "total": len(by_name)}
+            try:
+                selected.append(describe(metadata.distribution(key)))
+            except metadata.PackageNotFoundError:  # a dist-info without METADATA: report what the name says
+                version, directory = found[key][0]
+                selected.append({"name": key, "version": version, "location": directory})
+    duplicates = [
+        {"name": key, "copies": [{"name": key, "version": v, "location": d} for v, d in copies]}
+        for key, copies in sorted(found.items())
+        if len({d for _, d in copies}) > 1
+    ]
+    return {"selected": selected, "duplicates": duplicates, "total": len(found)}
 
 
 def main() -> None:

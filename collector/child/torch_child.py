@@ -19,6 +19,8 @@ import warnings
 from typing import Any
 
 MARKER = "@@envtriage "
+STARTED = time.monotonic()
+DIST_INFO = re.compile(r"^((?:nvidia|cuda)[A-Za-z0-9_.]*?)-([^-]+)\.dist-info$", re.I)
 LIBRARY = re.compile(
     r"/(libcuda|libcudart|libcublas|libcublasLt|libcudnn(?:_\w+)?|libnccl|libnvrtc|libnvJitLink|libcusparseLt)"
     r"\.so(?:\.[\d.]+)?$"
@@ -32,7 +34,7 @@ def emit(key: str, **entry: object) -> None:
 
 def stage(text: str) -> None:
     """Announce what comes next, so the parent can say where a crash or hang happened."""
-    sys.stdout.write(MARKER + json.dumps({"stage": text}) + "\n")
+    sys.stdout.write(MARKER + json.dumps({"stage": text, "t": round(time.monotonic() - STARTED, 3)}) + "\n")
     sys.stdout.flush()
 
 
@@ -90,11 +92,14 @@ def build_facts(torch: Any) -> dict[str, object]:
 def _library_versions(t: Any) -> dict[str, object]:
     out: dict[str, object] = {}
     try:
-        out["cudnn"] = cudnn_version(t.backends.cudnn.version())
         compiled = t._C._cudnn.getCompileVersion()
         out["cudnn_built"] = "%d.%d.%d" % tuple(compiled)
-    except Exception:
+    except Exception:  # CPU builds have no cuDNN
         pass
+    try:
+        out["cudnn"] = cudnn_version(t.backends.cudnn.version())
+    except Exception as exc:  # "cuDNN version incompatibility: ... compiled against (9, 19, 0) but found ..."
+        out["cudnn_error"] = "%s: %s" % (type(exc).__name__, exc)
     try:
         out["nccl"] = ".".join(str(part) for part in t.cuda.nccl.version())
     except Exception:
@@ -149,7 +154,7 @@ def loaded_libraries() -> list[dict[str, object]]:
     except OSError:
         return []
     found = sorted((match.group(1), path) for path in paths for match in [LIBRARY.search(path)] if match)
-    owners = _owners() if any("site-packages" in path or "dist-packages" in path for _, path in found) else {}
+    owners = _owners({site for _, path in found for site in [_site_of(path)] if site})
     entries = []
     for name, path in found:
         real = os.path.realpath(path)
@@ -163,27 +168,59 @@ def loaded_libraries() -> list[dict[str, object]]:
     return entries
 
 
-def _owners() -> dict[str, str]:
+def _owners(library_dirs: set[str]) -> dict[str, str]:
     """{real path of a shared library: "distribution version"} for the wheels that ship CUDA libraries.
 
-    torch's own RECORD lists thousands of files and is skipped: a library under torch/lib belongs to torch.
+    Only the RECORD files of nvidia-*/cuda-* distributions in the site directories the loaded libraries came from
+    are read; scanning every distribution costs more than the rest of this probe together.
     """
-    from importlib import metadata
-
     owners: dict[str, str] = {}
-    for dist in metadata.distributions():
-        name = (dist.metadata["Name"] or "").lower()
-        if not name.startswith(("nvidia-", "cuda-toolkit")):
+    for site in library_dirs:
+        try:
+            names = [name for name in os.listdir(site) if DIST_INFO.match(name)]
+        except OSError:
             continue
-        for file in dist.files or []:
-            if ".so" in file.name:
-                owners[os.path.realpath(str(dist.locate_file(file)))] = "%s %s" % (dist.metadata["Name"], dist.version)
+        for name in names:
+            try:
+                with open(os.path.join(site, name, "RECORD")) as record:
+                    files = [line.split(",", 1)[0] for line in record if ".so" in line]
+            except OSError:
+                continue
+            dist, version = DIST_INFO.match(name).groups()  # type: ignore[union-attr]
+            for file in files:
+                owners[os.path.realpath(os.path.join(site, file))] = "%s %s" % (dist.replace("_", "-"), version)
     return owners
+
+
+def _site_of(path: str) -> str | None:
+    for marker in ("/site-packages/", "/dist-packages/"):
+        if marker in path:
+            return path[: path.index(marker) + len(marker) - 1]
+    return None
+
+
+def pre_initialise_cuda() -> None:
+    """Overlap the driver's own start-up (cuInit) with `import torch`; torch's later cuInit is then a no-op.
+
+    Only without smoke tests: a process that called cuInit cannot fork children that use CUDA.
+    """
+    import ctypes
+    import threading
+
+    def init() -> None:
+        try:
+            ctypes.CDLL("libcuda.so.1").cuInit(0)
+        except OSError:
+            pass  # no driver: torch will say so in its own words
+
+    threading.Thread(target=init, daemon=True).start()
 
 
 def main() -> None:
     faulthandler.enable()  # a segfault in a CUDA library prints the Python stack to stderr for the parent
     options = json.loads(sys.argv[1]) if len(sys.argv) > 1 else {}
+    if options.get("smoke", "none") == "none" and sys.platform.startswith("linux"):
+        pre_initialise_cuda()
     torch, import_seconds = import_torch()
     if torch is None:
         return
