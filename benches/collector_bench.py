@@ -66,8 +66,11 @@ def main() -> None:
     for name, value in medians.items():
         spread = f"{min(times[name]):.2f}-{max(times[name]):.2f}"
         print(f"{name:28s} median {value:6.2f} s   (range {spread} s, {args.rounds} rounds)")
-    print(f"collector / (import torch + bf16 matmul)   = {medians['collector'] / medians['import torch + bf16 matmul']:.2f}")
-    print(f"collector --no-smoke / import torch        = {medians['collector --no-smoke'] / medians['import torch']:.2f}")
+    floor = medians["import torch + bf16 matmul"]
+    print(f"collector / (import torch + bf16 matmul)   = {medians['collector'] / floor:.2f}")
+    print(
+        f"collector --no-smoke / import torch        = {medians['collector --no-smoke'] / medians['import torch']:.2f}"
+    )
     print(f"collector, no torch                        = {medians['collector, no torch']:.2f} s")
     print(f"torch collect_env / collector              = {medians['torch collect_env'] / medians['collector']:.2f}")
 

@@ -34,7 +34,6 @@ def parser() -> argparse.ArgumentParser:
         help="global deadline in seconds (default 30; 120 with --deep)",
     )
     p.add_argument("--no-redact", action="store_true", help="keep host/user names, paths, IPs, UUIDs (private use)")
-    p.add_argument("--check", action="store_true", help="also diagnose the report; findings go to stderr")
     return p
 
 

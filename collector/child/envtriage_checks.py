@@ -193,9 +193,12 @@ def _all_reduce(world: int, store_path: str, deep: bool) -> dict[str, object]:
     bus = min((r["busbw_gbps"] for r in reports), default=0.0)
     errors = sorted({r["error"] for r in wrong if "error" in r})
     detail = "%d rank(s): sum %s; bus bandwidth %.1f GB/s" % (world, "correct" if not wrong else "WRONG", bus)
+    if world == 1:
+        detail = "1 rank: sum %s (one GPU: no traffic between GPUs to measure)" % ("correct" if not wrong else "WRONG")
     if errors:
         detail = "%d rank(s) failed: %s" % (len(wrong), "; ".join(errors))
-    return {"passed": len(reports) == world and not wrong, "detail": detail, "metrics": {"busbw_gbps": bus}}
+    metrics = {"busbw_gbps": bus} if world > 1 else {}
+    return {"passed": len(reports) == world and not wrong, "detail": detail, "metrics": metrics}
 
 
 def _rank(rank: int, world: int, store_path: str, deep: bool) -> dict[str, object]:
