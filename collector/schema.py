@@ -152,8 +152,9 @@ class TorchDevice:
 
 @dataclass(frozen=True)
 class TorchInfo:
-    version: str
+    version: str | None = None  # always known to the collector; a pasted warning may tell only the arch list
     tag: str | None = None  # local version label: "cu128", "cpu", "rocm6.2"
+    build: Literal["cuda", "rocm", "cpu"] | None = None  # None: the source did not say
     cuda: str | None = None  # torch.version.cuda
     hip: str | None = None
     debug: bool | None = None

@@ -80,6 +80,7 @@ def build_facts(torch: Any) -> dict[str, object]:
         "tag": version.split("+", 1)[1] if "+" in version else None,
         "cuda": t.version.cuda,
         "hip": getattr(t.version, "hip", None),
+        "build": "cuda" if t.version.cuda else "rocm" if getattr(t.version, "hip", None) else "cpu",
         "debug": bool(getattr(t.version, "debug", False)),
         "cxx11_abi": getattr(t._C, "_GLIBCXX_USE_CXX11_ABI", None),
         "location": os.path.dirname(t.__file__),

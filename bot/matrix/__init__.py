@@ -1,0 +1,123 @@
+"""The compatibility matrix: strict loading of bot/matrix/data/*.yaml and the questions rules ask of it."""
+
+from __future__ import annotations
+
+import functools
+import re
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from bot.matrix.model import (
+    CudaFamily,
+    DriverBranch,
+    ErrorSignature,
+    Feature,
+    GpuModel,
+    Matrix,
+    TorchRelease,
+    WheelArchs,
+    series,
+    version_key,
+)
+from collector import codec
+
+DATA_DIR = Path(__file__).resolve().parent / "data"
+
+
+class MatrixError(ValueError):
+    """The matrix data is malformed; the message names the file and the key."""
+
+
+def load(directory: Path = DATA_DIR) -> Index:
+    merged: dict[str, Any] = {}
+    for path in sorted(directory.glob("*.yaml")):
+        data = _read(path)
+        for key in data:
+            if key in merged and key != "reviewed":
+                raise MatrixError(f"{path.name}: '{key}' is also defined in another file")
+        merged.update(data)
+    try:
+        return Index(codec.decode_as(Matrix, merged))
+    except codec.DecodeError as exc:
+        raise MatrixError(f"matrix data in {directory}: {exc}") from exc
+
+
+def _read(path: Path) -> dict[str, Any]:
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    try:
+        data = yaml.load(path.read_text(encoding="utf-8"), Loader=loader)  # noqa: S506 - a SafeLoader
+    except yaml.YAMLError as exc:
+        raise MatrixError(f"{path.name}: not valid YAML: {exc}") from exc
+    if not isinstance(data, dict):
+        raise MatrixError(f"{path.name}: the top level must be a mapping")
+    return data
+
+
+class Index:
+    """Matrix plus lookups; patterns are compiled once."""
+
+    def __init__(self, matrix: Matrix) -> None:
+        self.matrix = matrix
+        self._gpu_patterns = [(re.compile(gpu.match, re.I), gpu) for gpu in matrix.gpus]
+        self._error_patterns = [(re.compile(err.pattern, re.I), err) for err in matrix.errors]
+        self._releases = {release.series: release for release in matrix.releases}
+
+    # --- torch releases --------------------------------------------------------------------------------
+
+    def release(self, torch_version: str) -> TorchRelease | None:
+        return self._releases.get(series(torch_version))
+
+    def newest_release(self) -> TorchRelease:
+        return max(self.matrix.releases, key=lambda release: version_key(release.series))
+
+    def is_newer_than_known(self, torch_version: str) -> bool:
+        return version_key(series(torch_version)) > version_key(self.newest_release().series)
+
+    def wheel(self, torch_version: str, variant: str, platform: str = "linux-x86_64") -> WheelArchs | None:
+        wanted = version_key(series(torch_version))
+        for wheel in self.matrix.wheels:
+            if (
+                wheel.variant == variant
+                and wheel.platform == platform
+                and version_key(wheel.torch_min) <= wanted <= version_key(wheel.torch_max)
+            ):
+                return wheel
+        return None
+
+    # --- CUDA and drivers ------------------------------------------------------------------------------
+
+    def family(self, cuda_version: str) -> CudaFamily | None:
+        major = version_key(cuda_version)[0]
+        return next((family for family in self.matrix.families if family.major == major), None)
+
+    def newest_cuda_for_driver(self, driver: str) -> CudaFamily | None:
+        """The newest CUDA family whose floor this driver meets."""
+        fitting = [f for f in self.matrix.families if version_key(driver) >= version_key(f.min_driver_linux)]
+        return max(fitting, key=lambda family: family.major, default=None)
+
+    def last_branch_for(self, cc: str) -> DriverBranch | None:
+        """For old GPUs: the last driver branch that supports their architecture."""
+        fitting = [b for b in self.matrix.driver_branches if version_key(cc) <= version_key(b.max_cc)]
+        return min(fitting, key=lambda branch: version_key(branch.max_cc), default=None)
+
+    # --- GPUs, features, error texts --------------------------------------------------------------------
+
+    def gpu(self, name: str) -> GpuModel | None:
+        return next((gpu for pattern, gpu in self._gpu_patterns if pattern.search(name)), None)
+
+    def feature(self, feature_id: str) -> Feature:
+        for feature in self.matrix.features:
+            if feature.id == feature_id:
+                return feature
+        raise KeyError(feature_id)
+
+    def errors_in(self, line: str) -> list[ErrorSignature]:
+        return [signature for pattern, signature in self._error_patterns if pattern.search(line)]
+
+
+@functools.cache
+def default() -> Index:
+    """The packaged matrix, loaded once per process (call it from an entry point, not at import)."""
+    return load()

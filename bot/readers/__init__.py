@@ -1,0 +1,79 @@
+"""Turn an issue (title, body, comments) into one Case: environment facts with evidence, and the errors quoted.
+
+Every reader looks at every section; the facts they find are merged by precedence (our own report, then
+collect_env, nvidia-smi, package lists, torch's messages, and plain text last). Adding a format is one module
+with a `read(section, matrix) -> Partial` function and one line in READERS.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from bot.matrix import Index
+from bot.readers import collect_env, freeform, nvidia_smi, own, packages, sections, torch_messages
+from bot.readers.base import Partial, Quote, Reader, Section
+from bot.readers.merge import merge
+from collector.report import Meta, Report
+
+# In order of precedence: a structured report beats a sentence about the same fact.
+READERS: list[tuple[str, Reader]] = [
+    (own.NAME, own.read),  # type: ignore[list-item]
+    (collect_env.NAME, collect_env.read),  # type: ignore[list-item]
+    (nvidia_smi.NAME, nvidia_smi.read),  # type: ignore[list-item]
+    (packages.NAME, packages.read),  # type: ignore[list-item]
+    (torch_messages.NAME, torch_messages.read),  # type: ignore[list-item]
+    (freeform.NAME, freeform.read),  # type: ignore[list-item]
+]
+MAX_ERRORS = 50
+
+
+@dataclass(frozen=True)
+class Case:
+    """What the engine diagnoses: facts (a partial Report), quoted errors, and how the issue was written."""
+
+    report: Report
+    errors: list[Quote] = field(default_factory=list)
+    formats: list[str] = field(default_factory=list)  # the readers that recognised something
+    fields: list[sections.FormField] = field(default_factory=list)
+    title: str = ""
+    damaged_report: str | None = None  # our twin was pasted but cannot be read: why
+
+
+def read_case(matrix: Index, body: str | None, title: str = "", comments: Sequence[str] = ()) -> Case:
+    parts, fields = sections.split(body or "")
+    for number, comment in enumerate(comments, start=1):
+        parts.append(Section.of(f"comment {number}", comment))
+    if title:
+        parts.append(Section.of("title", title))
+    partials: list[Partial] = []
+    for _, reader in READERS:
+        for part in parts:
+            found = reader(part, matrix)
+            if found:
+                partials.append(found)
+    return Case(
+        report=Report(meta=Meta(generator="pasted text"), facts=merge(partials)),
+        errors=_errors(partials),
+        formats=list(dict.fromkeys(p.reader for p in partials if p.facts or p.missing)),
+        fields=fields,
+        title=title,
+        damaged_report=_damaged(parts),
+    )
+
+
+def _errors(partials: list[Partial]) -> list[Quote]:
+    seen: dict[str, Quote] = {}
+    for partial in partials:
+        for quote in partial.errors:
+            seen.setdefault(quote.text, quote)
+    return list(seen.values())[:MAX_ERRORS]
+
+
+def _damaged(parts: list[Section]) -> str | None:
+    for part in parts:
+        try:
+            own.find(part.text)
+        except own.Damaged as exc:
+            return str(exc)
+    return None

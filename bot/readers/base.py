@@ -1,0 +1,86 @@
+"""What a reader gets (a section of text with its location) and what it gives back (facts with evidence)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from bot.matrix import Index
+from collector.report import Fact, Missing
+from collector.schema import Key
+
+# Pasted text arrives with Windows line ends, tabs turned to spaces, and GitHub's invisible characters.
+CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\u200b\ufeff]")
+MAX_LINE = 2000  # longer lines are cut: nothing we read is that long, and regexes stay linear
+
+
+@dataclass(frozen=True)
+class Section:
+    """A piece of the issue: the whole body, one issue-form section, or a comment."""
+
+    name: str  # "body", "Versions", "comment 3"
+    lines: list[str]
+    first_line: int = 1  # line number of lines[0] within the body
+
+    @classmethod
+    def of(cls, name: str, text: str, first_line: int = 1) -> Section:
+        return cls(name, clean_lines(text), first_line)
+
+    def where(self, index: int) -> str:
+        return f"{self.name}, line {self.first_line + index}"
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.lines)
+
+
+def clean_lines(text: str) -> list[str]:
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return [CONTROL.sub("", line)[:MAX_LINE].rstrip() for line in text.split("\n")]
+
+
+@dataclass(frozen=True)
+class Quote:
+    """An error line (or the head of a traceback) found in the text, and where."""
+
+    text: str
+    where: str
+
+
+@dataclass
+class Partial:
+    """What one reader found in one section."""
+
+    reader: str
+    facts: dict[str, Fact[Any]] = field(default_factory=dict)
+    errors: list[Quote] = field(default_factory=list)
+    missing: dict[str, Missing] = field(default_factory=dict)  # from our own report: why a fact is absent
+
+    def add(self, key: Key[Any], value: Any, section: Section, index: int, *, source: str | None = None) -> None:
+        """Record a fact unless this reader already found one for the key (the first occurrence wins)."""
+        if key.name not in self.facts:
+            line = section.lines[index] if 0 <= index < len(section.lines) else ""
+            self.facts[key.name] = Fact(
+                value, source=f"{source or self.reader} ({section.where(index)})", evidence=line.strip()[:300]
+            )
+
+    def __bool__(self) -> bool:
+        return bool(self.facts or self.errors or self.missing)
+
+
+class Reader(Protocol):
+    name: str
+
+    def __call__(self, section: Section, matrix: Index) -> Partial: ...
+
+
+def labelled(line: str) -> tuple[str, str] | None:
+    """ "PyTorch version: 2.4.1" and vLLM's aligned "PyTorch version       : 2.4.1" -> (label, value)."""
+    match = re.match(r"^\s*([A-Za-z][A-Za-z0-9_ ./()+-]{1,60}?)\s*:\s*(.*?)\s*$", line)
+    return (match.group(1).strip().lower(), match.group(2)) if match else None
+
+
+def unknown(value: str) -> bool:
+    """collect_env's ways of saying nothing: "Could not collect", "N/A", "None", empty."""
+    return value.strip().lower() in {"", "could not collect", "n/a", "none", "no cuda", "not available", "nan"}

@@ -1,0 +1,73 @@
+"""`pip list`, `pip freeze` and `conda list` pastes: the GPU-relevant distributions and any installed twice."""
+
+from __future__ import annotations
+
+import re
+
+from bot.matrix import Index
+from bot.readers.base import Partial, Section
+from collector.child.packages_child import PREFIXES, WATCHED, normalise
+from collector.schema import PACKAGES, DuplicateDistribution, Package, Packages
+
+NAME = "package list"
+FREEZE = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*==\s*([0-9][^\s;,]*)")
+FREEZE_URL = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*@\s*(\S+)")
+COLUMNS = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s+([0-9][0-9A-Za-z.+!_-]*)(?:\s+(\S+))?(?:\s+(\S+))?\s*$")
+# conda builds end in "_<number>": "py3.10_cuda12.1_cudnn9.1.0_0", "ha16c6d3_5", "pypi_0".
+CONDA_BUILD = re.compile(r"^[A-Za-z0-9_.]*_\d+$")
+# conda calls torch "pytorch"; pip-installed packages show up with channel "pypi".
+CONDA_NAMES = {"pytorch": "torch", "pytorch-cuda": "pytorch-cuda", "cudatoolkit": "cudatoolkit"}
+
+
+def watched(name: str) -> bool:
+    key = normalise(name)
+    return key in WATCHED or key.startswith(PREFIXES) or key in CONDA_NAMES or key.startswith("cuda-")
+
+
+def read(section: Section, matrix: Index) -> Partial:
+    partial = Partial(NAME)
+    found: list[tuple[int, Package]] = []
+    for index, line in enumerate(section.lines):
+        package = _package(line)
+        if package and watched(package.name):
+            found.append((index, package))
+    if not found:
+        return partial
+    packages = [package for _, package in found]
+    first: dict[str, Package] = {}
+    for package in packages:
+        first.setdefault(normalise(package.name), package)
+    duplicates = _duplicates(packages)
+    partial.add(PACKAGES, Packages(selected=list(first.values()), duplicates=duplicates), section, found[0][0])
+    return partial
+
+
+def _package(line: str) -> Package | None:
+    if match := FREEZE.match(line):
+        return Package(name=match.group(1), version=match.group(2), installer="pip")
+    if match := FREEZE_URL.match(line):
+        in_url = re.search(r"-(\d[\w.+]*)-", match.group(2))
+        return Package(name=match.group(1), version=in_url.group(1) if in_url else "unknown", installer="pip")
+    if match := COLUMNS.match(line):
+        name, version, build, channel = match.groups()
+        if build and CONDA_BUILD.match(build):
+            installer = "pip" if channel == "pypi" or build == "pypi_0" else "conda"
+            where = f"conda channel {channel}" if channel else None
+            return Package(
+                name=CONDA_NAMES.get(normalise(name), name), version=version, installer=installer, location=where
+            )
+        if build and not build.startswith("/"):
+            return None  # prose ("torch 2.4 with CUDA"), not a listing
+        return Package(name=name, version=version, location=build)
+    return None
+
+
+def _duplicates(packages: list[Package]) -> list[DuplicateDistribution]:
+    by_name: dict[str, list[Package]] = {}
+    for package in packages:
+        by_name.setdefault(normalise(package.name), []).append(package)
+    return [
+        DuplicateDistribution(name=name, copies=copies)
+        for name, copies in by_name.items()
+        if len({(copy.version, copy.installer, copy.location) for copy in copies}) > 1
+    ]

@@ -1,0 +1,85 @@
+"""Issue-form bodies: `### Heading` sections, `_No response_` placeholders, headings matched loosely.
+
+GitHub renders each form field as "### <label>" followed by the answer, or `_No response_` when the field was
+left empty. Headings inside code fences are user text, not fields; maintainers rename labels over time, so a
+section's role is guessed from words in its heading rather than from the exact label.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+from bot.readers.base import Section, clean_lines
+
+HEADING = re.compile(r"^#{2,4}\s+(.+?)\s*#*\s*$")
+FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
+EMPTY = {"_no response_", "no response", "none", "n/a", "-", ""}
+Role = Literal["environment", "error", "description", "other"]
+ROLE_WORDS: list[tuple[Role, tuple[str, ...]]] = [
+    (
+        "environment",
+        (
+            "environment",
+            "version",
+            "system info",
+            "collect_env",
+            "setup",
+            "configuration",
+            "hardware",
+            "platform",
+            "env",
+            "envtriage",
+            "nvidia-smi",
+            "python -m collector",
+        ),
+    ),
+    ("error", ("error", "traceback", "log", "stack", "output", "message")),
+    ("description", ("bug", "describe", "description", "problem", "issue", "what happened", "reproduc", "summary")),
+]
+
+
+@dataclass(frozen=True)
+class FormField:
+    heading: str
+    role: Role
+    empty: bool
+
+
+def role_of(heading: str) -> Role:
+    words = heading.lower()
+    for role, keys in ROLE_WORDS:
+        if any(key in words for key in keys):
+            return role
+    return "other"
+
+
+def split(body: str) -> tuple[list[Section], list[FormField]]:
+    """The body as sections (one per heading, or one "body" section) and the form fields it holds."""
+    lines = clean_lines(body)
+    starts = _headings(lines)
+    if not starts:
+        return [Section("body", lines, 1)], []
+    sections = [Section("body", lines[: starts[0][0]], 1)] if starts[0][0] > 0 else []
+    fields = []
+    for number, (at, heading) in enumerate(starts):
+        end = starts[number + 1][0] if number + 1 < len(starts) else len(lines)
+        content = lines[at + 1 : end]
+        empty = "\n".join(content).strip().lower() in EMPTY
+        fields.append(FormField(heading=heading, role=role_of(heading), empty=empty))
+        sections.append(Section(f"'{heading}'", content, at + 2))
+    return sections, fields
+
+
+def _headings(lines: list[str]) -> list[tuple[int, str]]:
+    found = []
+    fence: str | None = None
+    for index, line in enumerate(lines):
+        if match := FENCE.match(line):
+            mark = match.group(1)[0] * 3
+            fence = None if fence == mark else (fence or mark)
+            continue
+        if fence is None and (match := HEADING.match(line)):
+            found.append((index, match.group(1)))
+    return found

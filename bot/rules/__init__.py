@@ -1,0 +1,71 @@
+"""The rule registry: each rule is a small pure function View -> findings, registered with `@rule`.
+
+Every module in this package is imported by `all_rules()`; a rule's wording lives in
+templates/findings/<rule id>.md.j2 (blocks `title` and `fix`), so adding a rule is one function and one
+template. `diagnose` runs them all, isolating failures, and ranks the findings.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import pkgutil
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from bot.findings import Finding, Severity, ranked
+from bot.matrix import Index
+from bot.readers import Case
+from bot.rules.view import View
+from collector import templating
+
+log = logging.getLogger(__name__)
+RuleFunc = Callable[[View], Iterable[Finding]]
+_RULES: dict[str, RuleFunc] = {}
+
+
+def rule(func: RuleFunc) -> RuleFunc:
+    _RULES[func.__name__] = func
+    return func
+
+
+def all_rules() -> dict[str, RuleFunc]:
+    for module in pkgutil.iter_modules(__path__):
+        importlib.import_module(f"{__name__}.{module.name}")
+    return dict(_RULES)
+
+
+def finding(
+    rule_id: str,
+    category: str,
+    severity: Severity,
+    evidence: list[str],
+    *,
+    confidence: float = 1.0,
+    **params: Any,
+) -> Finding:
+    """A finding whose title and fix come from templates/findings/<rule_id>.md.j2."""
+    name = f"findings/{rule_id}.md.j2"
+    context = {"category": category, **params}
+    return Finding(
+        id=rule_id,
+        category=category,
+        severity=severity,
+        title=templating.render_block(name, "title", **context),
+        fix=templating.render_block(name, "fix", **context),
+        evidence=list(dict.fromkeys(item for item in evidence if item)),
+        confidence=confidence,
+    )
+
+
+def diagnose(case: Case, matrix: Index) -> list[Finding]:
+    view = View(case, matrix)
+    findings: list[Finding] = []
+    for name, func in all_rules().items():
+        try:
+            findings.extend(func(view))
+        except Exception:  # one broken rule must not hide the others' findings
+            log.exception("rule %s failed", name)
+    # An error text only speaks for its category when no rule reached the same conclusion from the facts.
+    from_facts = {f.category for f in findings if f.id != "known_error"}
+    return ranked([f for f in findings if f.id != "known_error" or f.category not in from_facts])

@@ -1,0 +1,67 @@
+"""Decide: from an issue's text to a Plan (findings, labels, the comment to post). Pure; GitHub I/O is elsewhere."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from bot import render
+from bot.config import RepoConfig
+from bot.findings import Finding
+from bot.matrix import Index
+from bot.readers import Case, read_case
+from bot.rules import diagnose
+
+
+@dataclass(frozen=True)
+class Duplicate:
+    number: int
+    score: float
+    evidence: list[str]
+    title: str = ""
+    state: str = "open"
+
+
+@dataclass(frozen=True)
+class Plan:
+    case: Case
+    findings: list[Finding]
+    labels: list[str]
+    needs_env: bool
+    comment: str | None  # None: nothing applies, and the bot's comment (if any) goes away
+    duplicates: list[Duplicate] = field(default_factory=list)
+
+
+def triage(
+    matrix: Index,
+    body: str | None,
+    title: str = "",
+    comments: Sequence[str] = (),
+    config: RepoConfig | None = None,
+    duplicates: Sequence[Duplicate] = (),
+) -> Plan:
+    config = config or RepoConfig()
+    case = read_case(matrix, body, title, comments)
+    findings = diagnose(case, matrix)
+    return plan_for(case, findings, config, list(duplicates), matrix)
+
+
+def plan_for(
+    case: Case, findings: list[Finding], config: RepoConfig, duplicates: list[Duplicate], matrix: Index
+) -> Plan:
+    needs_env = any(f.category == "missing_env_report" for f in findings)
+    labels = [
+        label
+        for f in findings
+        if f.severity != "info" and f.category and f.category != "missing_env_report"
+        for label in [config.label_for(f.category)]
+        if label
+    ]
+    if needs_env and config.needs_env_label:
+        labels.append(config.needs_env_label)
+    shown = duplicates[: config.max_duplicates] if config.duplicates else []
+    if shown and config.duplicate_label:
+        labels.append(config.duplicate_label)
+    worth_saying = any(f.severity != "info" for f in findings) or shown
+    comment = render.comment(case, findings, shown, matrix) if config.comment and worth_saying else None
+    return Plan(case, findings, list(dict.fromkeys(labels)), needs_env, comment, shown)

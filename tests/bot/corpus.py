@@ -1,0 +1,107 @@
+"""The real-issue corpus (tests/fixtures/issues/real) and the evaluation of the engine on it.
+
+Run `python -m tests.bot.corpus` for the per-category table; tests/bot/test_corpus.py holds the floor.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+from bot.findings import Finding
+from bot.matrix import Index
+from bot.matrix import default as default_matrix
+from bot.triage import triage
+
+CORPUS = Path(__file__).resolve().parents[1] / "fixtures" / "issues" / "real"
+
+
+@dataclass(frozen=True)
+class Issue:
+    url: str
+    title: str
+    body: str
+    category: str  # the cause the thread established, or "fine"
+    also: tuple[str, ...]
+
+
+def load() -> list[Issue]:
+    issues = []
+    for path in sorted(CORPUS.glob("*.yaml")):
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        issues.append(
+            Issue(data["url"], data["title"], data["body"] or "", data["category"], tuple(data.get("also") or ()))
+        )
+    return issues
+
+
+def top(findings: list[Finding]) -> Finding | None:
+    return next((f for f in findings if f.severity != "info"), None)
+
+
+@dataclass(frozen=True)
+class Result:
+    issue: Issue
+    findings: list[Finding]
+
+    @property
+    def top_category(self) -> str | None:
+        found = top(self.findings)
+        return found.category if found else None
+
+    @property
+    def correct(self) -> bool:
+        return self.top_category == self.issue.category
+
+    @property
+    def false_positive(self) -> bool:
+        return self.issue.category == "fine" and any(f.severity == "error" for f in self.findings)
+
+
+def evaluate(matrix: Index | None = None) -> list[Result]:
+    matrix = matrix or default_matrix()
+    return [Result(issue, triage(matrix, issue.body, issue.title).findings) for issue in load()]
+
+
+def summary(results: list[Result]) -> dict[str, float]:
+    env = [r for r in results if r.issue.category != "fine"]
+    fine = [r for r in results if r.issue.category == "fine"]
+    return {
+        "environment_cases": len(env),
+        "top_correct": sum(r.correct for r in env) / len(env),
+        "fine_cases": len(fine),
+        "false_positive_rate": sum(r.false_positive for r in fine) / len(fine),
+    }
+
+
+def report(results: list[Result]) -> str:
+    by_category: dict[str, list[Result]] = defaultdict(list)
+    for result in results:
+        by_category[result.issue.category].append(result)
+    lines = [f"{'category':26s} {'cases':>5s} {'top right':>9s}"]
+    for category in sorted(by_category):
+        rows = by_category[category]
+        if category == "fine":
+            wrong = sum(r.false_positive for r in rows)
+            lines.append(f"{category:26s} {len(rows):5d} {len(rows) - wrong:9d}  (no error finding)")
+        else:
+            lines.append(f"{category:26s} {len(rows):5d} {sum(r.correct for r in rows):9d}")
+    numbers = summary(results)
+    lines.append(
+        f"top finding right in {numbers['top_correct']:.1%} of {numbers['environment_cases']:.0f} environment cases; "
+        f"false-positive rate {numbers['false_positive_rate']:.1%} on {numbers['fine_cases']:.0f} fine cases"
+    )
+    misses = Counter()
+    for r in results:
+        if (r.issue.category != "fine" and not r.correct) or r.false_positive:
+            misses[r.issue.category] += 1
+            lines.append(f"  miss: {r.issue.url}  expected {r.issue.category}, got {r.top_category}")
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    sys.stdout.write(report(evaluate()) + "\n")
