@@ -12,6 +12,7 @@ import sys
 import threading
 from collections.abc import Sequence
 
+from collector.check import Engine, verdicts
 from collector.context import Options, SmokeLevel
 from collector.run import Deadline, start_child
 
@@ -34,6 +35,7 @@ def parser() -> argparse.ArgumentParser:
         help="global deadline in seconds (default 30; 120 with --deep)",
     )
     p.add_argument("--no-redact", action="store_true", help="keep host/user names, paths, IPs, UUIDs (private use)")
+    p.add_argument("--check", action="store_true", help="also print the diagnosis (findings and fixes) to stderr")
     return p
 
 
@@ -45,11 +47,12 @@ def options_from(args: argparse.Namespace) -> Options:
     return Options(python=args.python, smoke=level, timeout=timeout, redact=not args.no_redact)
 
 
-def _warm_up() -> None:
-    """Import Jinja2 and compile the template while the probes wait on torch, off the critical path."""
+def _warm_up(engine: Engine) -> None:
+    """Import Jinja2, compile the template and load the diagnosis engine while the probes wait on torch."""
     from collector import markdown
 
     markdown.prepare()
+    engine.load()
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -62,17 +65,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         started["torch_child.py"] = start_child(options.python, "torch_child.py", {"smoke": options.smoke}, env)
     except OSError:
         pass  # the torch probe tries again and reports why the interpreter cannot run
-    warm_up = threading.Thread(target=_warm_up, daemon=True)
+    engine = Engine()
+    warm_up = threading.Thread(target=_warm_up, args=(engine,), daemon=True)
     warm_up.start()
     from collector.gather import gather
     from collector.report import to_json
 
     report = gather(options, env, deadline, started)
     warm_up.join()
-    from collector import markdown
+    from collector import markdown, templating
 
-    sys.stdout.write(to_json(report, indent=2) + "\n" if args.json else markdown.render(report))
+    findings = engine.diagnose(report)
+    sys.stdout.write(to_json(report, indent=2) + "\n" if args.json else markdown.render(report, verdicts(findings)))
     sys.stdout.flush()
+    if args.check:
+        sys.stderr.write(templating.render("check.txt.j2", findings=findings, loaded=engine.matrix is not None))
     return 0
 
 

@@ -31,13 +31,13 @@ def environment() -> jinja2.Environment:
     return env
 
 
-def render(name: str, **context: Any) -> str:
-    return environment().get_template(name).render(**context)
+def render(template_name: str, /, **context: Any) -> str:
+    return environment().get_template(template_name).render(**context)
 
 
-def render_block(name: str, block: str, **context: Any) -> str:
+def render_block(template_name: str, block: str, /, **context: Any) -> str:
     """One {% block %} of a template, e.g. the title of a finding."""
-    template = environment().get_template(name)
+    template = environment().get_template(template_name)
     return "".join(template.blocks[block](template.new_context(context))).strip()
 
 

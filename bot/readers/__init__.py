@@ -34,6 +34,7 @@ class Case:
 
     report: Report
     errors: list[Quote] = field(default_factory=list)
+    topics: dict[str, Quote] = field(default_factory=dict)  # subjects named in the text, with the first mention
     formats: list[str] = field(default_factory=list)  # the readers that recognised something
     fields: list[sections.FormField] = field(default_factory=list)
     title: str = ""
@@ -55,6 +56,7 @@ def read_case(matrix: Index, body: str | None, title: str = "", comments: Sequen
     return Case(
         report=Report(meta=Meta(generator="pasted text"), facts=merge(partials)),
         errors=_errors(partials),
+        topics=_topics(partials),
         formats=list(dict.fromkeys(p.reader for p in partials if p.facts or p.missing)),
         fields=fields,
         title=title,
@@ -70,10 +72,18 @@ def _errors(partials: list[Partial]) -> list[Quote]:
     return list(seen.values())[:MAX_ERRORS]
 
 
+def _topics(partials: list[Partial]) -> dict[str, Quote]:
+    topics: dict[str, Quote] = {}
+    for partial in partials:
+        for name, quote in partial.topics.items():
+            topics.setdefault(name, quote)
+    return topics
+
+
 def _damaged(parts: list[Section]) -> str | None:
     for part in parts:
         try:
-            own.find(part.text)
+            own.find(part.raw)
         except own.Damaged as exc:
             return str(exc)
     return None

@@ -12,6 +12,7 @@ from collector.schema import Key
 
 # Pasted text arrives with Windows line ends, tabs turned to spaces, and GitHub's invisible characters.
 CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\u200b\ufeff]")
+ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")  # colour codes from terminals and `nvidia-smi topo -m`
 MAX_LINE = 2000  # longer lines are cut: nothing we read is that long, and regexes stay linear
 
 
@@ -20,12 +21,13 @@ class Section:
     """A piece of the issue: the whole body, one issue-form section, or a comment."""
 
     name: str  # "body", "Versions", "comment 3"
-    lines: list[str]
+    lines: list[str]  # cleaned and cut to MAX_LINE, for the line-by-line readers
     first_line: int = 1  # line number of lines[0] within the body
+    raw: str = ""  # the section as written (line ends normalised), for readers of long lines: the report twin
 
     @classmethod
     def of(cls, name: str, text: str, first_line: int = 1) -> Section:
-        return cls(name, clean_lines(text), first_line)
+        return cls(name, clean_lines(text), first_line, normalise_ends(text))
 
     def where(self, index: int) -> str:
         return f"{self.name}, line {self.first_line + index}"
@@ -35,9 +37,12 @@ class Section:
         return "\n".join(self.lines)
 
 
+def normalise_ends(text: str) -> str:
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
 def clean_lines(text: str) -> list[str]:
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
-    return [CONTROL.sub("", line)[:MAX_LINE].rstrip() for line in text.split("\n")]
+    return [CONTROL.sub("", ANSI.sub("", line))[:MAX_LINE].rstrip() for line in normalise_ends(text).split("\n")]
 
 
 @dataclass(frozen=True)
@@ -56,6 +61,7 @@ class Partial:
     facts: dict[str, Fact[Any]] = field(default_factory=dict)
     errors: list[Quote] = field(default_factory=list)
     missing: dict[str, Missing] = field(default_factory=dict)  # from our own report: why a fact is absent
+    topics: dict[str, Quote] = field(default_factory=dict)  # what the issue is about: "fp8", "mig", "nccl_hang"...
 
     def add(self, key: Key[Any], value: Any, section: Section, index: int, *, source: str | None = None) -> None:
         """Record a fact unless this reader already found one for the key (the first occurrence wins)."""
@@ -66,7 +72,7 @@ class Partial:
             )
 
     def __bool__(self) -> bool:
-        return bool(self.facts or self.errors or self.missing)
+        return bool(self.facts or self.errors or self.missing or self.topics)
 
 
 class Reader(Protocol):

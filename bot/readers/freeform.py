@@ -12,6 +12,7 @@ from bot.matrix import Index
 from bot.readers.base import Partial, Quote, Section
 from collector.schema import (
     DRIVER,
+    ENV,
     GPUS,
     OS,
     PACKAGES,
@@ -44,12 +45,31 @@ COMPANION = re.compile(
 )
 PYTHON_VERSION = re.compile(r"\bpython\s*(?:version)?\s*[:=]?\s*(3\.\d{1,2}(?:\.\d{1,2})?)\b", re.I)
 WINDOWS = re.compile(r"\bwindows\s*(1[01]|server)\b|\bwin(?:dows)?\s?1[01]\b|[A-Z]:\\\\?(?:Users|Program)", re.I)
-WSL = re.compile(r"\bWSL\s*2?\b|microsoft-standard-WSL2")
+WSL = re.compile(r"\bWSL\s*[12]?\b|microsoft-standard-WSL2", re.I)
 DOCKER = re.compile(
     r"\bdocker run\b|\bnvidia-docker\b|\b(?:in|inside|within|using|from) (?:a |the |my )?docker\b|"
     r"\bdocker(?:file| image| container)\b|--gpus\b|\bkubernetes\b|\bk8s\b|\bpodman\b",
     re.I,
 )
+# `export CUDA_VISIBLE_DEVICES=1`, `CUDA_VISIBLE_DEVICES=$0 ./run.py`, `os.environ["CUDA_VISIBLE_DEVICES"]='1'`.
+ASSIGNMENT = re.compile(
+    r"\b((?:CUDA|NVIDIA)_VISIBLE_DEVICES|CUDA_DEVICE_ORDER|LD_LIBRARY_PATH|NCCL_[A-Z_]+|PYTORCH_CUDA_ALLOC_CONF)"
+    r"""(?:["']\])?\s*=\s*["']?([^\s"'`;]*)"""
+)
+# Subjects named in prose that some rules need alongside the facts (an A100 alone says nothing about FP8).
+TOPICS = {
+    "fp8": re.compile(r"\bfp8\b|\bfloat8|e4m3", re.I),
+    "flash_attention_3": re.compile(
+        r"flash[-_ ]?attn[-_ ]?3|flash[-_ ]?attention[- ]?3|\bFA3\b|flash_attn_interface", re.I
+    ),
+    "flash_attention": re.compile(r"flash[-_ ]?attn|flash[-_ ]?attention", re.I),
+    "mig": re.compile(r"(?<!\| )\bMIG\b(?! ?(?:\||M\.))"),  # not the "| MIG |" / "MIG M." table headers
+    "nccl_hang": re.compile(
+        r"(nccl|all[-_ ]?reduce|collective|ddp|distributed).{0,60}\b(hang|hangs|hung|stuck|freez\w*|deadlock)"
+        r"|\b(hang|hangs|hung|stuck|freez\w*|deadlock)\b.{0,60}(nccl|all[-_ ]?reduce)",
+        re.I,
+    ),
+}
 EXCEPTION = re.compile(r"^\s*(?:E\s+)?((?:[A-Za-z_][\w]*\.)*[A-Z]\w*(?:Error|Exception|Warning)):\s+(\S.*)$")
 
 
@@ -57,6 +77,7 @@ def read(section: Section, matrix: Index) -> Partial:
     partial = Partial(NAME)
     packages: dict[str, tuple[int, Package]] = {}
     gpus: list[tuple[int, Gpu]] = []
+    variables: dict[str, tuple[int, str]] = {}
     for index, line in enumerate(section.lines):
         _versions(partial, section, index, line)
         _environment(partial, section, index, line)
@@ -65,12 +86,24 @@ def read(section: Section, matrix: Index) -> Partial:
             packages.setdefault(name, (index, Package(name=name, version=match.group(2))))
         gpus.extend((index, gpu) for gpu in _gpus(line, matrix, len(gpus)))
         _errors(partial, section, index, line, matrix)
+        _topics(partial, section, index, line)
+        for match in ASSIGNMENT.finditer(line):
+            variables.setdefault(match.group(1), (index, match.group(2)))
     if packages:
         first = min(index for index, _ in packages.values())
         partial.add(PACKAGES, Packages(selected=[package for _, package in packages.values()]), section, first)
     if gpus:
         partial.add(GPUS, _unique(gpu for _, gpu in gpus), section, gpus[0][0])
+    if variables:
+        first = min(index for index, _ in variables.values())
+        partial.add(ENV, {name: value for name, (_, value) in variables.items()}, section, first)
     return partial
+
+
+def _topics(partial: Partial, section: Section, index: int, line: str) -> None:
+    for name, pattern in TOPICS.items():
+        if name not in partial.topics and pattern.search(line):
+            partial.topics[name] = Quote(text=line.strip()[:300], where=section.where(index))
 
 
 def _versions(partial: Partial, section: Section, index: int, line: str) -> None:
@@ -94,7 +127,7 @@ def _environment(partial: Partial, section: Section, index: int, line: str) -> N
     if WINDOWS.search(line) and not WSL.search(line):
         partial.add(OS, OsInfo(system="Windows", machine="unknown"), section, index)
     if match := WSL.search(line):
-        wsl = 1 if re.search(r"\bWSL\s*1\b", line) else 2
+        wsl = 1 if re.search(r"\bWSL\s*1\b", line, re.I) else 2
         partial.add(RUNTIME, Runtime(wsl=wsl, evidence=[match.group(0)]), section, index)  # type: ignore[arg-type]
     elif match := DOCKER.search(line):
         partial.add(RUNTIME, Runtime(container="docker", evidence=[match.group(0)]), section, index)
@@ -117,5 +150,12 @@ def _unique(gpus: object) -> list[Gpu]:
 
 
 def _errors(partial: Partial, section: Section, index: int, line: str, matrix: Index) -> None:
+    # Terminals and issue editors wrap long errors after "...so:"; read such a line with its continuation.
+    following = section.lines[index + 1].strip() if index + 1 < len(section.lines) else ""
+    if line.rstrip().endswith(":") and following:
+        joined = f"{line.strip()} {following}"
+        if matrix.errors_in(joined):
+            partial.errors.append(Quote(text=joined[:500], where=section.where(index)))
+            return
     if matrix.errors_in(line) or EXCEPTION.match(line):
         partial.errors.append(Quote(text=line.strip()[:500], where=section.where(index)))

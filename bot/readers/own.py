@@ -6,9 +6,10 @@ import json
 import re
 
 from bot.matrix import Index
-from bot.readers.base import Partial, Section
+from bot.readers.base import Partial, Quote, Section
 from collector import markdown
-from collector.report import Fact, Report, ReportFormatError, from_json_obj
+from collector.report import Fact, Missing, Report, ReportFormatError, from_json_obj
+from collector.schema import SmokeResult, TorchInfo
 
 NAME = "envtriage report"
 JSON_START = re.compile(r'\{\s*"schema"\s*:\s*"envtriage\.report/')
@@ -21,6 +22,8 @@ class Damaged(Exception):
 def find(text: str) -> Report | None:
     """The report in `text`, None if there is none; Damaged if there is one that cannot be read."""
     if markdown.TWIN_OPEN.strip() in text:
+        if not markdown.TWIN.search(text):
+            raise Damaged("the report's machine-readable part is cut off (its closing '-->' is missing)")
         try:
             return markdown.parse(text)
         except ReportFormatError as exc:
@@ -38,7 +41,7 @@ def find(text: str) -> Report | None:
 def read(section: Section, matrix: Index) -> Partial:
     partial = Partial(NAME)
     try:
-        report = find(section.text)
+        report = find(section.raw)
     except Damaged:
         return partial  # reported separately by the dispatcher, which asks for a fresh copy
     if report is None:
@@ -53,4 +56,22 @@ def read(section: Section, matrix: Index) -> Partial:
             )
         else:
             partial.missing[name] = result
+    partial.errors.extend(quotes_of(report, section.where(line)))
     return partial
+
+
+def quotes_of(report: Report, where: str) -> list[Quote]:
+    """The error texts a report carries: why a fact is missing, torch's CUDA and cuDNN errors, failed smoke tests.
+
+    They are what the user would otherwise have pasted as "the error", so the error signatures apply to them.
+    """
+    texts: list[tuple[str, str]] = []
+    for name, result in report.facts.items():
+        if isinstance(result, Missing) and result.status in ("error", "timeout"):
+            texts.append((name, result.reason))
+            texts.extend((name, line) for line in (result.detail or "").splitlines()[-6:])
+        elif isinstance(result, Fact) and isinstance(result.value, TorchInfo):
+            texts.extend((name, text) for text in (result.value.init_error, result.value.cudnn_error) if text)
+        elif isinstance(result, Fact) and isinstance(result.value, SmokeResult) and not result.value.passed:
+            texts.append((name, result.value.detail or "failed"))
+    return [Quote(text=text.strip()[:500], where=f"{where}, {name}") for name, text in texts if text.strip()]

@@ -16,7 +16,12 @@ COLUMNS = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s+([0-9][0-9A-Za-z.+!_-]
 # conda builds end in "_<number>": "py3.10_cuda12.1_cudnn9.1.0_0", "ha16c6d3_5", "pypi_0".
 CONDA_BUILD = re.compile(r"^[A-Za-z0-9_.]*_\d+$")
 # conda calls torch "pytorch"; pip-installed packages show up with channel "pypi".
-CONDA_NAMES = {"pytorch": "torch", "pytorch-cuda": "pytorch-cuda", "cudatoolkit": "cudatoolkit"}
+CONDA_NAMES = {
+    "pytorch": "torch",
+    "pytorch-nightly": "torch",
+    "pytorch-cuda": "pytorch-cuda",
+    "cudatoolkit": "cudatoolkit",
+}
 
 
 def watched(name: str) -> bool:
@@ -58,16 +63,22 @@ def _package(line: str) -> Package | None:
             )
         if build and not build.startswith("/"):
             return None  # prose ("torch 2.4 with CUDA"), not a listing
-        return Package(name=name, version=version, location=build)
+        return Package(name=CONDA_NAMES.get(normalise(name), name), version=version, location=build)
     return None
 
 
 def _duplicates(packages: list[Package]) -> list[DuplicateDistribution]:
+    """Twice installed: two versions, or conda's own copy beside a pip one ("pypi" channel) in `conda list`.
+
+    The same version listed by `pip list` and by `conda list` is one install seen twice, not two.
+    """
     by_name: dict[str, list[Package]] = {}
     for package in packages:
         by_name.setdefault(normalise(package.name), []).append(package)
-    return [
-        DuplicateDistribution(name=name, copies=copies)
-        for name, copies in by_name.items()
-        if len({(copy.version, copy.installer, copy.location) for copy in copies}) > 1
-    ]
+    found = []
+    for name, copies in by_name.items():
+        versions = {copy.version.split("+")[0] for copy in copies}
+        installers = {copy.installer for copy in copies if copy.location and copy.location.startswith("conda")}
+        if len(versions) > 1 or installers >= {"conda", "pip"}:
+            found.append(DuplicateDistribution(name=name, copies=copies))
+    return found

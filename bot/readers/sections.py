@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from bot.readers.base import Section, clean_lines
+from bot.readers.base import Section, clean_lines, normalise_ends
 
 HEADING = re.compile(r"^#{2,4}\s+(.+?)\s*#*\s*$")
 FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
@@ -58,17 +58,18 @@ def role_of(heading: str) -> Role:
 def split(body: str) -> tuple[list[Section], list[FormField]]:
     """The body as sections (one per heading, or one "body" section) and the form fields it holds."""
     lines = clean_lines(body)
+    raw = normalise_ends(body).split("\n")
     starts = _headings(lines)
     if not starts:
-        return [Section("body", lines, 1)], []
-    sections = [Section("body", lines[: starts[0][0]], 1)] if starts[0][0] > 0 else []
+        return [Section("body", lines, 1, "\n".join(raw))], []
+    sections = [Section("body", lines[: starts[0][0]], 1, "\n".join(raw[: starts[0][0]]))] if starts[0][0] > 0 else []
     fields = []
     for number, (at, heading) in enumerate(starts):
         end = starts[number + 1][0] if number + 1 < len(starts) else len(lines)
         content = lines[at + 1 : end]
         empty = "\n".join(content).strip().lower() in EMPTY
         fields.append(FormField(heading=heading, role=role_of(heading), empty=empty))
-        sections.append(Section(f"'{heading}'", content, at + 2))
+        sections.append(Section(f"'{heading}'", content, at + 2, "\n".join(raw[at + 1 : end])))
     return sections, fields
 
 

@@ -39,11 +39,15 @@ def fp8_unsupported(v: View) -> Iterator[Finding]:
     quoted = v.quoted("fp8_unsupported")
     failed = smoke_failed(v, SMOKE_FP8)
     unable = below(feature, v.gpus)
-    if not (quoted or failed) or (v.gpus and not unable and not failed):
+    mentioned = v.case.topics.get("fp8")
+    if not (quoted or failed or (mentioned and unable)) or (v.gpus and not unable and not failed):
         return
     evidence = [*(f"{q.text} ({q.where})" for _, q in quoted), *v.gpu_evidence(), *([failed] if failed else [])]
+    if mentioned:
+        evidence.append(f"{mentioned.text} ({mentioned.where})")
     yield finding(
-        "fp8_unsupported", "fp8_unsupported", "error", evidence, confidence=0.95 if unable else 0.7,
+        "fp8_unsupported", "fp8_unsupported", "error", evidence,
+        confidence=0.95 if unable and (quoted or failed) else 0.75 if unable else 0.7,
         gpus=[f"{g.gpu.name} (sm_{(g.cc or '').replace('.', '')})" for g in unable], feature=feature,
     )  # fmt: skip
 
@@ -51,14 +55,18 @@ def fp8_unsupported(v: View) -> Iterator[Finding]:
 @rule
 def flash_attn_unsupported(v: View) -> Iterator[Finding]:
     fa3 = any(name.startswith(("flash-attn-3", "flash-attn3")) for name in v.packages)
+    fa3 = fa3 or "flash_attention_3" in v.case.topics
     feature = v.matrix.feature("flash_attn_3" if fa3 else "flash_attn_2")
     quoted = v.quoted("flash_attn_unsupported")
     failed = smoke_failed(v, SMOKE_SDPA)
-    installed = fa3 or "flash-attn" in v.packages
+    mentioned = v.case.topics.get("flash_attention_3" if fa3 else "flash_attention")
+    installed = fa3 or "flash-attn" in v.packages or mentioned is not None
     unable = below(feature, v.gpus)
     if not (quoted or failed or (installed and unable)) or (v.gpus and not unable and not failed):
         return
     evidence = [*(f"{q.text} ({q.where})" for _, q in quoted), *v.gpu_evidence(), *([failed] if failed else [])]
+    if mentioned:
+        evidence.append(f"{mentioned.text} ({mentioned.where})")
     severity: Severity = "error" if quoted or failed else "warning"
     yield finding(
         "flash_attn_unsupported", "flash_attn_unsupported", severity, evidence,

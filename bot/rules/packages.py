@@ -83,18 +83,27 @@ def mixed_installs(v: View) -> Iterator[Finding]:
     cuda_majors = _nvidia_majors(list(v.packages.values()))
     if not duplicates and len(cuda_majors) < 2:
         return
+    evidence = [
+        f"{d.name} {c.version} ({c.installer or 'installer unknown'}{', ' + c.location if c.location else ''})"
+        for d in duplicates
+        for c in d.copies
+    ]
+    evidence += [
+        f"{p.name} {p.version}" for p in v.packages.values() if _major(p) in cuda_majors and len(cuda_majors) > 1
+    ]
+    breaks = any(d.name == "torch" for d in duplicates) or len(cuda_majors) > 1
     yield finding(
-        "mixed_installs", "mixed_installs", "error" if any(d.name == "torch" for d in duplicates) else "warning",
-        v.evidence(PACKAGES),
+        "mixed_installs", "mixed_installs", "error" if breaks else "warning", [*evidence, *v.evidence(PACKAGES)],
         duplicates=duplicates, cuda_majors=sorted(cuda_majors),
     )  # fmt: skip
 
 
+def _major(package: Package) -> str | None:
+    name = package.name.lower()
+    suffix = name.rsplit("-", 1)[-1]
+    return suffix if name.startswith("nvidia-") and suffix in ("cu11", "cu12", "cu13") else None
+
+
 def _nvidia_majors(packages: list[Package]) -> set[str]:
     """nvidia-cudnn-cu11 beside nvidia-cudnn-cu12: two CUDA majors' libraries in one environment."""
-    majors = set()
-    for package in packages:
-        name = package.name.lower()
-        if name.startswith("nvidia-") and name.rsplit("-", 1)[-1] in ("cu11", "cu12", "cu13"):
-            majors.add(name.rsplit("-", 1)[-1])
-    return majors
+    return {major for package in packages if (major := _major(package))}

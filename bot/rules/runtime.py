@@ -50,8 +50,9 @@ def container_runtime(v: View) -> Iterator[Finding]:
     if not container:
         return
     missing = v.missing(DRIVER)
-    if missing and _library_absent(missing.reason):
-        evidence = [*v.evidence(RUNTIME), f"driver: {missing.reason}"]
+    gpu_expected = bool(v.torch_cuda or v.gpus or v.quoted("container_runtime", "driver_not_loaded"))
+    if missing and _library_absent(missing.reason) and gpu_expected:
+        evidence = [*v.evidence(RUNTIME), f"driver: {missing.reason}", *v.evidence(TORCH)]
         yield finding("container_no_gpu", "container_runtime", "error", evidence, container=container)
     limits = v.report.get(LIMITS)
     if limits and limits.shm_bytes is not None and limits.shm_bytes < SHM_ENOUGH:
@@ -90,7 +91,11 @@ def nccl_topology_or_p2p(v: View) -> Iterator[Finding]:
             if i < j and status not in ("OK", "X") and i < len(topology.gpus) and j < len(topology.gpus)
         ]
     quoted = v.quoted("nccl_topology_or_p2p")
+    hang = v.case.topics.get("nccl_hang")
     if not failures and not (blocked and quoted):
+        if hang:
+            evidence = [f"{hang.text} ({hang.where})", *v.evidence(TOPOLOGY), *v.gpu_evidence()]
+            yield finding("nccl_hang", "nccl_topology_or_p2p", "warning", evidence, confidence=0.55, quote=hang.text)
         return
     evidence = [*failures, *blocked, *(f"{q.text} ({q.where})" for _, q in quoted), *v.evidence(TOPOLOGY)]
     yield finding(

@@ -28,20 +28,24 @@ def known_error(v: View) -> Iterator[Finding]:
         yield finding(
             "known_error", category, "error" if decisive else "warning", [f"{quote.text} ({quote.where})"],
             confidence=TEXT_CONFIDENCE[signature.strength], signature=signature, quote=quote.text,
-            summary=CATEGORIES[category],
+            summary=CATEGORIES[category], have_report=v.usable_report(),
         )  # fmt: skip
+
+
+# Below every diagnosis, even one from a vague error text: asking for a report is what to do next, not the cause.
+MISSING_REPORT_CONFIDENCE = 0.3
 
 
 @rule
 def missing_env_report(v: View) -> Iterator[Finding]:
-    if v.has_facts():
+    if v.usable_report() and not v.case.damaged_report:
         return
     empty = [field.heading for field in v.case.fields if field.role == "environment" and field.empty]
     evidence = [f"the '{heading}' field is empty" for heading in empty] or [
         "no PyTorch version, GPU, driver or package list found in the issue"
     ]
     yield finding(
-        "missing_env_report", "missing_env_report", "warning", evidence,
+        "missing_env_report", "missing_env_report", "warning", evidence, confidence=MISSING_REPORT_CONFIDENCE,
         damaged=v.case.damaged_report, has_error=bool(v.case.errors),
     )  # fmt: skip
 

@@ -41,6 +41,29 @@ class GpuView:
     cc_from_matrix: bool  # the capability was looked up by name, not reported
 
 
+def summary(key: Key[Any], value: Any) -> str:
+    """A fact in one short line, for evidence when there is no pasted line to quote."""
+    if isinstance(value, TorchInfo):
+        return f"torch {value.version or '?'}" + (f", CUDA {value.cuda}" if value.cuda else "")
+    if isinstance(value, DriverInfo):
+        return f"driver {value.version or '?'}" + (f" (CUDA ≤ {value.cuda_max})" if value.cuda_max else "")
+    if isinstance(value, list) and value and isinstance(value[0], Gpu):
+        return "GPUs: " + ", ".join(f"{gpu.name} ({gpu.cc or '?'})" for gpu in value)
+    if isinstance(value, Runtime):
+        parts = [value.container, f"WSL{value.wsl}" if value.wsl else None, value.jetson, value.hypervisor]
+        return "runs in " + (", ".join(p for p in parts if p) or "no container or VM")
+    if isinstance(value, dict):
+        return (
+            "; ".join(f"{name}={text}" for name, text in value.items() if "VISIBLE" in name or "LD_" in name)
+            or key.title
+        )
+    return key.title
+
+
+# Readers whose output is a whole environment report rather than a sentence.
+STRUCTURED = {"envtriage report", "collect_env", "nvidia-smi", "package list"}
+
+
 class View:
     def __init__(self, case: Case, matrix: Index) -> None:
         self.case = case
@@ -58,10 +81,11 @@ class View:
         return result if isinstance(result, Missing) else None
 
     def evidence(self, key: Key[Any]) -> list[str]:
+        """The line a fact was read from, or (for our own report, which has no lines) what it says."""
         fact = self.fact(key)
         if fact is None:
             return []
-        return [f"{fact.evidence} ({fact.source})" if fact.evidence else fact.source]
+        return [f"{fact.evidence or summary(key, fact.value)} ({fact.source})"]
 
     # --- torch ------------------------------------------------------------------------------------------
 
@@ -159,6 +183,9 @@ class View:
     def quoted(self, *categories: str) -> list[tuple[ErrorSignature, Quote]]:
         return [(s, q) for s, q in self.signatures if s.category in categories]
 
-    def has_facts(self) -> bool:
-        keys = (TORCH, GPUS, DRIVER, PACKAGES)
-        return any(self.fact(key) for key in keys) or any(self.missing(key) for key in keys)
+    def usable_report(self) -> bool:
+        """Enough to diagnose: a structured report, or at least torch's version and the GPU or driver."""
+        if any(reader in STRUCTURED for reader in self.case.formats):
+            return True
+        torch_known = bool(self.torch and self.torch.version)
+        return torch_known and bool(self.gpus or (self.driver and self.driver.version))

@@ -120,3 +120,16 @@ def test_bad_arguments_exit_2_with_a_message() -> None:
     done = run("--timeout", "-1")
     assert done.returncode != 0 and "--timeout must be a positive number" in done.stderr
     assert run("--deep", "--no-smoke").returncode == 2
+
+
+def test_check_prints_the_diagnosis_to_stderr_and_keeps_stdout_the_report(tmp_path: Path) -> None:
+    shadow = tmp_path / "shadow" / "torch"
+    shadow.mkdir(parents=True)
+    (shadow / "__init__.py").write_text(
+        'raise ImportError("/x/torch/lib/libtorch_cuda.so: undefined symbol: ncclCommRegister")\n'
+    )
+    done = run("--check", "--no-smoke", env={"PYTHONPATH": str(shadow.parent)})
+    assert done.returncode == 0, done.stderr
+    assert markdown.parse(done.stdout).facts["torch"].status == "error"  # type: ignore[union-attr]
+    assert "another copy of a CUDA library shadows the one torch ships" in done.stdout, "summary verdict"
+    assert "envtriage found 1 thing to look at" in done.stderr and "ncclCommRegister" in done.stderr

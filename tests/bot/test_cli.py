@@ -1,0 +1,74 @@
+"""`python -m bot triage` and `python -m bot matrix` as users run them; the JSON keys are a public contract."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.conftest import FIXTURES
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def bot(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "bot", *args],
+        cwd=REPO,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+
+def test_triage_json_contract() -> None:
+    done = bot("triage", str(FIXTURES / "h200-1gpu" / "broken-cvd-empty.md"), "--json")
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert {"labels", "findings", "facts", "comment"} <= set(data)
+    assert data["labels"] == ["env: gpus-hidden-by-env"]
+    first = data["findings"][0]
+    assert set(first) == {"id", "category", "severity", "title", "fix", "evidence"}
+    assert first["category"] == "gpus_hidden_by_env" and first["severity"] == "error"
+    assert data["facts"]["torch"]["value"]["version"] == "2.11.0+cu130"
+    assert data["comment"].startswith("<!-- envtriage:comment -->")
+
+
+def test_triage_reads_stdin_and_takes_a_title() -> None:
+    done = bot("triage", "-", "--title", "Torch not compiled with CUDA enabled", stdin="torch 2.6.0+cpu on RTX 4090\n")
+    assert done.returncode == 0, done.stderr
+    assert "[error] torch 2.6.0+cpu is a CPU-only build" in done.stdout
+    assert "--- the comment the bot would post ---" in done.stdout
+
+
+def test_triage_of_a_missing_file_is_a_clear_error() -> None:
+    done = bot("triage", "/nonexistent/issue.md")
+    assert done.returncode != 0 and "cannot read /nonexistent/issue.md" in done.stderr
+
+
+def test_triage_needs_no_server_modules() -> None:
+    code = (
+        "import sys, runpy; sys.argv=['bot','triage','-']; sys.stdin=open('/dev/null');\n"
+        "try: runpy.run_module('bot', run_name='__main__')\nexcept SystemExit: pass\n"
+        "print(sorted(m for m in ('fastapi','uvicorn','github','sqlalchemy') if m in sys.modules))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=False)
+    assert done.stdout.strip().endswith("[]"), done.stdout + done.stderr
+
+
+def test_matrix_answers_for_a_wheel() -> None:
+    done = bot("matrix", "--torch", "2.7.1+cu128")
+    assert done.returncode == 0, done.stderr
+    assert "pip install torch==2.7.1 torchvision==0.22.1 torchaudio==2.7.1 --index-url " in done.stdout
+    assert "Linux >= 525.60.13" in done.stdout and "sm_120" in done.stdout
+    data = json.loads(bot("matrix", "--torch", "2.11.0", "--json").stdout)
+    assert data["variant"] == "cu130" and data["driver_linux"] == "580.65.06"
+
+
+def test_matrix_refuses_what_it_does_not_know() -> None:
+    done = bot("matrix", "--torch", "2.16.0")
+    assert done.returncode == 1 and "does not know torch 2.16.0" in done.stderr
+    assert "has no cu999 wheels" in bot("matrix", "--torch", "2.7.1+cu999").stderr

@@ -1,0 +1,39 @@
+"""The comment is inert: nothing from the issue becomes a live @mention, HTML, or a copy of our marker."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from bot import render
+from bot.triage import Plan
+
+Run = Callable[..., Plan]
+HOSTILE = (
+    "@octocat please look <img src=x onerror=alert(1)> <!-- envtriage:comment --> "
+    "<a href='https://evil.example'>click</a>\n"
+    "torch 2.7.1+cpu on @nvidia GeForce RTX 3090 <script>alert(1)</script>\n"
+    "Torch not compiled with CUDA enabled @everyone"
+)
+
+
+def test_inert_outside_code_keeps_code_as_is() -> None:
+    text = "hi @octocat <b>ok</b> <img src=x> `@keep <tags>` and\n```\n@block <img>\n```\n"
+    out = render.inert(text)
+    assert "@\u200boctocat" in out and "<b>ok</b>" in out and "&lt;img src=x>" in out
+    assert "`@keep <tags>`" in out and "```\n@block <img>\n```" in out
+
+
+def test_a_hostile_issue_cannot_ping_inject_or_forge_the_marker(run: Run) -> None:
+    plan = run(HOSTILE)
+    comment = plan.comment or ""
+    assert comment.count(render.MARKER) == 1 and comment.startswith(render.MARKER)
+    outside_code = render.CODE.sub("", comment)
+    assert "@octocat" not in outside_code and "@everyone" not in outside_code and "@nvidia" not in outside_code
+    for tag in ("<img", "<script", "<a ", "<!--"):
+        assert tag not in outside_code.replace(render.MARKER, ""), tag
+
+
+def test_long_input_keeps_the_comment_under_the_limit(run: Run) -> None:
+    lines = "\n".join(f"RuntimeError: CUDA error: no kernel image is available ({i}) " + "x" * 400 for i in range(2000))
+    comment = run("torch 2.5.1+cu124 RTX 5090\n" + lines).comment or ""
+    assert len(comment) <= render.MAX_COMMENT
