@@ -8,6 +8,7 @@ report.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import types
 import typing
 from collections.abc import Mapping
@@ -99,10 +100,15 @@ def _decode_mapping(tp: Any, data: Any, path: str) -> Any:
     return {str(key): decode(value_type, item, f"{path}.{key}") for key, item in data.items()}
 
 
+@functools.cache
+def _hints(tp: Any) -> dict[str, Any]:
+    return typing.get_type_hints(tp)
+
+
 def _decode_dataclass(tp: Any, data: Any, path: str) -> Any:
     if not isinstance(data, dict):
         raise DecodeError(path, f"expected an object for {tp.__name__}, got {type(data).__name__}")
-    hints = typing.get_type_hints(tp)
+    hints = _hints(tp)
     fields = {field.name: field for field in dataclasses.fields(tp) if field.init}
     unknown = sorted(set(data) - set(fields))
     if unknown:

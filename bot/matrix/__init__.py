@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import re
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +20,7 @@ from bot.matrix.model import (
     series,
     version_key,
 )
+from bot.matrix.screen import Screened
 from collector import codec
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
@@ -60,8 +60,8 @@ class Index:
 
     def __init__(self, matrix: Matrix) -> None:
         self.matrix = matrix
-        self._gpu_patterns = [(re.compile(gpu.match, re.I), gpu) for gpu in matrix.gpus]
-        self._error_patterns = [(re.compile(err.pattern, re.I), err) for err in matrix.errors]
+        self._gpu_patterns = [(Screened(gpu.match, shortest=2), gpu) for gpu in matrix.gpus]
+        self._error_patterns = [(Screened(err.pattern), err) for err in matrix.errors]
         self._releases = {release.series: release for release in matrix.releases}
 
     # --- torch releases --------------------------------------------------------------------------------
@@ -105,7 +105,8 @@ class Index:
     # --- GPUs, features, error texts --------------------------------------------------------------------
 
     def gpu(self, name: str) -> GpuModel | None:
-        return next((gpu for pattern, gpu in self._gpu_patterns if pattern.search(name)), None)
+        lowered = name.lower()
+        return next((gpu for p, gpu in self._gpu_patterns if p.possible(lowered) and p.regex.search(name)), None)
 
     def feature(self, feature_id: str) -> Feature:
         for feature in self.matrix.features:
@@ -114,7 +115,24 @@ class Index:
         raise KeyError(feature_id)
 
     def errors_in(self, line: str) -> list[ErrorSignature]:
-        return [signature for pattern, signature in self._error_patterns if pattern.search(line)]
+        lowered = line.lower()
+        return [sig for p, sig in self._error_patterns if p.possible(lowered) and p.regex.search(line)]
+
+    def errors_span(self, text: str) -> list[tuple[int, int, ErrorSignature]]:
+        """Every known error text in `text`, one scan per signature that could match at all."""
+        lowered = text.lower()
+        return [(m.start(), m.end(), sig) for p, sig in self._error_patterns for m in p.finditer(text, lowered)]
+
+    def gpus_in(self, text: str) -> list[tuple[int, str]]:
+        """GPU names mentioned in `text`, in order; where mentions overlap, the row listed first wins."""
+        lowered = text.lower()
+        accepted: list[tuple[int, int]] = []
+        for pattern, _ in self._gpu_patterns:
+            for match in pattern.finditer(text, lowered):
+                span = (match.start(), match.end())
+                if not any(span[0] < end and start < span[1] for start, end in accepted):
+                    accepted.append(span)
+        return [(start, text[start:end].strip()) for start, end in sorted(accepted)]
 
 
 @functools.cache

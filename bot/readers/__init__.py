@@ -42,7 +42,8 @@ class Case:
 
 
 def read_case(matrix: Index, body: str | None, title: str = "", comments: Sequence[str] = ()) -> Case:
-    parts, fields = sections.split(body or "")
+    whole, fields = sections.split(body or "")
+    parts = [whole]
     for number, comment in enumerate(comments, start=1):
         parts.append(Section.of(f"comment {number}", comment))
     if title:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -16,7 +17,7 @@ ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")  # colour codes from terminals and `
 MAX_LINE = 2000  # longer lines are cut: nothing we read is that long, and regexes stay linear
 
 
-@dataclass(frozen=True)
+@dataclass
 class Section:
     """A piece of the issue: the whole body, one issue-form section, or a comment."""
 
@@ -24,17 +25,30 @@ class Section:
     lines: list[str]  # cleaned and cut to MAX_LINE, for the line-by-line readers
     first_line: int = 1  # line number of lines[0] within the body
     raw: str = ""  # the section as written (line ends normalised), for readers of long lines: the report twin
+    # Issue-form headings inside this section, (index of the heading's line, heading): evidence then says
+    # "'Versions', line 12" although the whole body is read in one pass.
+    headings: tuple[tuple[int, str], ...] = ()
 
     @classmethod
     def of(cls, name: str, text: str, first_line: int = 1) -> Section:
         return cls(name, clean_lines(text), first_line, normalise_ends(text))
 
     def where(self, index: int) -> str:
-        return f"{self.name}, line {self.first_line + index}"
+        name = self.name
+        for start, heading in self.headings:
+            if start > index:
+                break
+            name = f"'{heading}'"
+        return f"{name}, line {self.first_line + index}"
 
-    @property
+    @functools.cached_property
     def text(self) -> str:
         return "\n".join(self.lines)
+
+    @functools.cached_property
+    def lowered(self) -> str:
+        """For cheap "could this reader find anything here?" tests before any regular expression runs."""
+        return self.text.lower()
 
 
 def normalise_ends(text: str) -> str:

@@ -75,15 +75,16 @@ def _line(state: State, partial: Partial, section: Section, index: int, line: st
         state.gpus.append(Gpu(index=int(match.group(1)), name=match.group(2)))
         return
     state.in_gpu_list = False
-    if match := LIBRARY_LINE.match(line):
+    # Cheap tests first: this runs for every line of a paste.
+    if line.startswith("[") and (match := LIBRARY_LINE.match(line)):
         _library(state, index, match)
-    elif match := ENV_LINE.match(line):
+    elif "=" in line and (match := ENV_LINE.match(line)):
         state.env[match.group(1)] = match.group(2)
         state.env_line = index if state.env_line < 0 else state.env_line
-    elif match := CUDNN_FILE.search(line):
+    elif "libcudnn" in line and (match := CUDNN_FILE.search(line)):
         state.cudnn.append(LibraryCopy(name="libcudnn", path=match.group(1), version=match.group(2)))
         state.cudnn_line = index if state.cudnn_line < 0 else state.cudnn_line
-    elif found := labelled(line):
+    elif ":" in line and (found := labelled(line)):
         handler = HANDLERS.get(found[0])
         if handler:
             handler(state, partial, section, index, found[1])

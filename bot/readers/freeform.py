@@ -5,10 +5,13 @@ The lowest-precedence reader: whatever a structured report says wins over what a
 
 from __future__ import annotations
 
+import bisect
 import re
+from collections.abc import Iterator
 from typing import Literal
 
 from bot.matrix import Index
+from bot.matrix.screen import Screened
 from bot.readers.base import Partial, Quote, Section
 from collector.schema import (
     DRIVER,
@@ -30,91 +33,102 @@ from collector.schema import (
 )
 
 NAME = "text"
-TORCH_VERSION = re.compile(
-    r"\b(?:py)?torch(?:\s+version)?\s*(?:==|:|=|\s|\bv)\s*v?(\d+\.\d+(?:\.\d+)?(?:\.dev\d+|a0|rc\d+)?(?:\+(?:cu\d{2,3}|cpu|rocm[\d.]+|xpu))?)\b",
-    re.I,
+TORCH_VERSION = Screened(
+    r"\b(?:py)?torch(?:\s+version)?\s*(?:==|:|=|\s|\bv)\s*v?(\d+\.\d+(?:\.\d+)?(?:\.dev\d+|a0|rc\d+)?(?:\+(?:cu\d{2,3}|cpu|rocm[\d.]+|xpu))?)\b"
 )
-TAG_ONLY = re.compile(r"\b(\d+\.\d+\.\d+)\+(cu\d{3}|cpu|rocm[\d.]+)\b")
-DRIVER_VERSION = re.compile(
-    r"\b(?:nvidia\s+)?driver(?:\s+version)?\s*(?:is|:|=)?\s*v?(\d{3}(?:\.\d{1,3}){0,2})\b", re.I
-)
-COMPANION = re.compile(
+TAG_ONLY = Screened(r"\b(\d+\.\d+\.\d+)\+(cu\d{3}|cpu|rocm[\d.]+)\b", shortest=2)
+DRIVER_VERSION = Screened(r"\b(?:nvidia\s+)?driver(?:\s+version)?\s*(?:is|:|=)?\s*v?(\d{3}(?:\.\d{1,3}){0,2})\b")
+COMPANION = Screened(
     r"\b(torchvision|torchaudio|xformers|flash[-_]attn|vllm|triton|bitsandbytes|deepspeed|transformers|"
-    r"transformer[-_]engine|sglang|accelerate|numpy)\s*(?:==|:|=|\s)\s*v?(\d+\.\d+(?:\.\d+)?(?:\.post\d+)?(?:\+\w+)?)\b",
-    re.I,
+    r"transformer[-_]engine|sglang|accelerate|numpy)\s*(?:==|:|=|\s)\s*v?(\d+\.\d+(?:\.\d+)?(?:\.post\d+)?(?:\+\w+)?)\b"
 )
-PYTHON_VERSION = re.compile(r"\bpython\s*(?:version)?\s*[:=]?\s*(3\.\d{1,2}(?:\.\d{1,2})?)\b", re.I)
-WINDOWS = re.compile(r"\bwindows\s*(1[01]|server)\b|\bwin(?:dows)?\s?1[01]\b|[A-Z]:\\\\?(?:Users|Program)", re.I)
-WSL = re.compile(r"\bWSL\s*[12]?\b|microsoft-standard-WSL2", re.I)
-DOCKER = re.compile(
+PYTHON_VERSION = Screened(r"\bpython\s*(?:version)?\s*[:=]?\s*(3\.\d{1,2}(?:\.\d{1,2})?)\b")
+WINDOWS = Screened(r"\bwindows\s*(1[01]|server)\b|\bwin(?:dows)?\s?1[01]\b|[A-Z]:\\\\?(?:Users|Program)")
+WSL = Screened(r"\bWSL\s*[12]?\b|microsoft-standard-WSL2")
+DOCKER = Screened(
     r"\bdocker run\b|\bnvidia-docker\b|\b(?:in|inside|within|using|from) (?:a |the |my )?docker\b|"
-    r"\bdocker(?:file| image| container)\b|--gpus\b|\bkubernetes\b|\bk8s\b|\bpodman\b",
-    re.I,
+    r"\bdocker(?:file| image| container)\b|--gpus\b|\bkubernetes\b|\bk8s\b|\bpodman\b"
 )
 # `export CUDA_VISIBLE_DEVICES=1`, `CUDA_VISIBLE_DEVICES=$0 ./run.py`, `os.environ["CUDA_VISIBLE_DEVICES"]='1'`.
-ASSIGNMENT = re.compile(
+ASSIGNMENT = Screened(
     r"\b((?:CUDA|NVIDIA)_VISIBLE_DEVICES|CUDA_DEVICE_ORDER|LD_LIBRARY_PATH|NCCL_[A-Z_]+|PYTORCH_CUDA_ALLOC_CONF)"
-    r"""(?:["']\])?\s*=\s*["']?([^\s"'`;]*)"""
+    r"""(?:["']\])?\s*=\s*["']?([^\s"'`;]*)""",
+    flags=0,
 )
 # Subjects named in prose that some rules need alongside the facts (an A100 alone says nothing about FP8).
 TOPICS = {
-    "fp8": re.compile(r"\bfp8\b|\bfloat8|e4m3", re.I),
-    "flash_attention_3": re.compile(
-        r"flash[-_ ]?attn[-_ ]?3|flash[-_ ]?attention[- ]?3|\bFA3\b|flash_attn_interface", re.I
-    ),
-    "flash_attention": re.compile(r"flash[-_ ]?attn|flash[-_ ]?attention", re.I),
-    "mig": re.compile(r"(?<!\| )\bMIG\b(?! ?(?:\||M\.))"),  # not the "| MIG |" / "MIG M." table headers
-    "nccl_hang": re.compile(
+    "fp8": Screened(r"\bfp8\b|\bfloat8|e4m3"),
+    "flash_attention_3": Screened(r"flash[-_ ]?attn[-_ ]?3|flash[-_ ]?attention[- ]?3|\bFA3\b|flash_attn_interface"),
+    "flash_attention": Screened(r"flash[-_ ]?attn|flash[-_ ]?attention"),
+    "mig": Screened(r"(?<!\| )\bMIG\b(?! ?(?:\||M\.))", flags=0),  # not the "| MIG |" / "MIG M." headers
+    "nccl_hang": Screened(
         r"(nccl|all[-_ ]?reduce|collective|ddp|distributed).{0,60}\b(hang|hangs|hung|stuck|freez\w*|deadlock)"
-        r"|\b(hang|hangs|hung|stuck|freez\w*|deadlock)\b.{0,60}(nccl|all[-_ ]?reduce)",
-        re.I,
+        r"|\b(hang|hangs|hung|stuck|freez\w*|deadlock)\b.{0,60}(nccl|all[-_ ]?reduce)"
     ),
 }
-EXCEPTION = re.compile(r"^\s*(?:E\s+)?((?:[A-Za-z_][\w]*\.)*[A-Z]\w*(?:Error|Exception|Warning)):\s+(\S.*)$")
+EXCEPTION = Screened(
+    r"^[ \t]*(?:E[ \t]+)?((?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Warning)):[ \t]+(\S.*)$", flags=re.M
+)
+
+
+class Text:
+    """A section's lines as one string, so each pattern scans it in one call; offsets map back to lines."""
+
+    def __init__(self, section: Section) -> None:
+        self.section = section
+        self.text = section.text
+        self.lowered = section.lowered
+        self.starts = [0]
+        for line in section.lines[:-1]:
+            self.starts.append(self.starts[-1] + len(line) + 1)
+
+    def line_of(self, offset: int) -> int:
+        return bisect.bisect_right(self.starts, offset) - 1
+
+    def quote(self, start: int, end: int) -> Quote:
+        first, last = self.line_of(start), self.line_of(max(start, end - 1))
+        text = " ".join(line.strip() for line in self.section.lines[first : last + 1])
+        return Quote(text=text[:500], where=self.section.where(first))
+
+    def all(self, pattern: Screened) -> Iterator[re.Match[str]]:
+        return pattern.finditer(self.text, self.lowered)
+
+    def first(self, pattern: Screened) -> re.Match[str] | None:
+        return next(iter(self.all(pattern)), None)
 
 
 def read(section: Section, matrix: Index) -> Partial:
     partial = Partial(NAME)
-    packages: dict[str, tuple[int, Package]] = {}
-    gpus: list[tuple[int, Gpu]] = []
+    text = Text(section)
+    _versions(partial, text)
+    _environment(partial, text)
+    _companions(partial, text)
+    _gpus(partial, text, matrix)
+    _errors(partial, text, matrix)
+    for name, pattern in TOPICS.items():
+        if match := text.first(pattern):
+            partial.topics[name] = text.quote(match.start(), match.end())
     variables: dict[str, tuple[int, str]] = {}
-    for index, line in enumerate(section.lines):
-        _versions(partial, section, index, line)
-        _environment(partial, section, index, line)
-        for match in COMPANION.finditer(line):
-            name = match.group(1).lower().replace("_", "-")
-            packages.setdefault(name, (index, Package(name=name, version=match.group(2))))
-        gpus.extend((index, gpu) for gpu in _gpus(line, matrix, len(gpus)))
-        _errors(partial, section, index, line, matrix)
-        _topics(partial, section, index, line)
-        for match in ASSIGNMENT.finditer(line):
-            variables.setdefault(match.group(1), (index, match.group(2)))
-    if packages:
-        first = min(index for index, _ in packages.values())
-        partial.add(PACKAGES, Packages(selected=[package for _, package in packages.values()]), section, first)
-    if gpus:
-        partial.add(GPUS, _unique(gpu for _, gpu in gpus), section, gpus[0][0])
+    for match in text.all(ASSIGNMENT):
+        variables.setdefault(match.group(1), (text.line_of(match.start()), match.group(2)))
     if variables:
         first = min(index for index, _ in variables.values())
         partial.add(ENV, {name: value for name, (_, value) in variables.items()}, section, first)
     return partial
 
 
-def _topics(partial: Partial, section: Section, index: int, line: str) -> None:
-    for name, pattern in TOPICS.items():
-        if name not in partial.topics and pattern.search(line):
-            partial.topics[name] = Quote(text=line.strip()[:300], where=section.where(index))
-
-
-def _versions(partial: Partial, section: Section, index: int, line: str) -> None:
-    if match := TORCH_VERSION.search(line) or TAG_ONLY.search(line):
-        version = match.group(1) if match.re is TORCH_VERSION else f"{match.group(1)}+{match.group(2)}"
+def _versions(partial: Partial, text: Text) -> None:
+    found = [m for m in (text.first(TORCH_VERSION), text.first(TAG_ONLY)) if m]
+    if found:
+        match = min(found, key=lambda m: m.start())
+        version = match.group(1) if match.re is TORCH_VERSION.regex else f"{match.group(1)}+{match.group(2)}"
         tag = version.split("+", 1)[1] if "+" in version else None
-        partial.add(TORCH, TorchInfo(version=version, tag=tag, build=build_of(tag)), section, index)
-    if match := DRIVER_VERSION.search(line):
-        partial.add(DRIVER, DriverInfo(version=match.group(1)), section, index)
-    if match := PYTHON_VERSION.search(line):
-        partial.add(PYTHON, PythonInfo(version=match.group(1)), section, index)
+        info = TorchInfo(version=version, tag=tag, build=build_of(tag))
+        partial.add(TORCH, info, text.section, text.line_of(match.start()))
+    if driver := text.first(DRIVER_VERSION):
+        partial.add(DRIVER, DriverInfo(version=driver.group(1)), text.section, text.line_of(driver.start()))
+    if python := text.first(PYTHON_VERSION):
+        partial.add(PYTHON, PythonInfo(version=python.group(1)), text.section, text.line_of(python.start()))
 
 
 def build_of(tag: str | None) -> Literal["cuda", "rocm", "cpu"] | None:
@@ -123,39 +137,48 @@ def build_of(tag: str | None) -> Literal["cuda", "rocm", "cpu"] | None:
     return "cpu" if tag == "cpu" else "rocm" if tag.startswith("rocm") else "cuda" if tag.startswith("cu") else None
 
 
-def _environment(partial: Partial, section: Section, index: int, line: str) -> None:
-    if WINDOWS.search(line) and not WSL.search(line):
-        partial.add(OS, OsInfo(system="Windows", machine="unknown"), section, index)
-    if match := WSL.search(line):
-        wsl = 1 if re.search(r"\bWSL\s*1\b", line, re.I) else 2
-        partial.add(RUNTIME, Runtime(wsl=wsl, evidence=[match.group(0)]), section, index)  # type: ignore[arg-type]
-    elif match := DOCKER.search(line):
-        partial.add(RUNTIME, Runtime(container="docker", evidence=[match.group(0)]), section, index)
+def _environment(partial: Partial, text: Text) -> None:
+    for windows in text.all(WINDOWS):
+        index = text.line_of(windows.start())
+        if not WSL.regex.search(text.section.lines[index]):
+            partial.add(OS, OsInfo(system="Windows", machine="unknown"), text.section, index)
+            break
+    if wsl := text.first(WSL):
+        version = 1 if re.fullmatch(r"WSL\s*1", wsl.group(0), re.I) else 2
+        runtime = Runtime(wsl=version, evidence=[wsl.group(0)])  # type: ignore[arg-type]
+        partial.add(RUNTIME, runtime, text.section, text.line_of(wsl.start()))
+    elif docker := text.first(DOCKER):
+        runtime = Runtime(container="docker", evidence=[docker.group(0)])
+        partial.add(RUNTIME, runtime, text.section, text.line_of(docker.start()))
 
 
-def _gpus(line: str, matrix: Index, start: int) -> list[Gpu]:
-    model = matrix.gpu(line)
-    if model is None:
-        return []
-    found = re.search(model.match, line, re.I)
-    name = found.group(0).strip() if found else model.example
-    return [Gpu(index=start, name=name)]
+def _companions(partial: Partial, text: Text) -> None:
+    packages: dict[str, tuple[int, Package]] = {}
+    for match in text.all(COMPANION):
+        name = match.group(1).lower().replace("_", "-")
+        packages.setdefault(name, (text.line_of(match.start()), Package(name=name, version=match.group(2))))
+    if packages:
+        first = min(index for index, _ in packages.values())
+        partial.add(PACKAGES, Packages(selected=[p for _, p in packages.values()]), text.section, first)
 
 
-def _unique(gpus: object) -> list[Gpu]:
-    seen: dict[str, Gpu] = {}
-    for gpu in gpus:  # type: ignore[attr-defined]
-        seen.setdefault(gpu.name.lower(), Gpu(index=len(seen), name=gpu.name))
-    return list(seen.values())
+def _gpus(partial: Partial, text: Text, matrix: Index) -> None:
+    mentions = matrix.gpus_in(text.text)
+    if not mentions:
+        return
+    names: dict[str, Gpu] = {}
+    for _, found in mentions:
+        names.setdefault(found.lower(), Gpu(index=len(names), name=found))
+    partial.add(GPUS, list(names.values()), text.section, text.line_of(mentions[0][0]))
 
 
-def _errors(partial: Partial, section: Section, index: int, line: str, matrix: Index) -> None:
-    # Terminals and issue editors wrap long errors after "...so:"; read such a line with its continuation.
-    following = section.lines[index + 1].strip() if index + 1 < len(section.lines) else ""
-    if line.rstrip().endswith(":") and following:
-        joined = f"{line.strip()} {following}"
-        if matrix.errors_in(joined):
-            partial.errors.append(Quote(text=joined[:500], where=section.where(index)))
-            return
-    if matrix.errors_in(line) or EXCEPTION.match(line):
-        partial.errors.append(Quote(text=line.strip()[:500], where=section.where(index)))
+def _errors(partial: Partial, text: Text, matrix: Index) -> None:
+    # Terminals and issue editors wrap long errors after "...so:"; a colon at a line end is read as ": "
+    # (same length, so offsets still point at the right lines).
+    unwrapped = text.text.replace(":\n", ": ")
+    known = sorted((start, end) for start, end, _ in matrix.errors_span(unwrapped))
+    other = [(m.start(), m.end()) for m in EXCEPTION.regex.finditer(text.text)]
+    quoted: dict[int, Quote] = {}
+    for start, end in [*known, *other]:  # a known error's quote (with its wrapped tail) beats a bare exception line
+        quoted.setdefault(text.line_of(start), text.quote(start, end))
+    partial.errors.extend(quoted[line] for line in sorted(quoted))

@@ -26,8 +26,13 @@ Q_CUDA = re.compile(r"^\s*CUDA(?: UMD)? Version\s*:\s*([\d.]+)")
 Q_PRODUCT = re.compile(r"^\s*Product Name\s*:\s*(.+)$")
 
 
+MARKS = ("nvidia-smi", "driver version", "kmd version", "product name", "(uuid: gpu-", "cpu affinity")
+
+
 def read(section: Section, matrix: Index) -> Partial:
     partial = Partial(NAME)
+    if not any(mark in section.lowered for mark in MARKS):
+        return partial
     _driver(partial, section)
     gpus = _table(section) or _listing(section) or _query(section)
     if gpus:
@@ -44,14 +49,18 @@ def read(section: Section, matrix: Index) -> Partial:
 
 
 def _driver(partial: Partial, section: Section) -> None:
-    for index, line in enumerate(section.lines):
+    for index, line in enumerate(section.lines if "nvidia-smi " in section.lowered else ()):
         if match := HEADER.search(line):
             cuda = match.group(3) if match.group(3) and match.group(3) != "N/A" else None
             partial.add(DRIVER, DriverInfo(version=match.group(2), cuda_max=cuda), section, index)
             return
     driver = cuda = None
     first = -1
+    if " version" not in section.lowered or ":" not in section.text:
+        return
     for index, line in enumerate(section.lines):
+        if "Version" not in line:
+            continue
         if (match := Q_DRIVER.match(line)) and driver is None:
             driver, first = match.group(1), index
         elif (match := Q_CUDA.match(line)) and cuda is None:
@@ -65,7 +74,7 @@ def _table(section: Section) -> tuple[list[Gpu], int] | None:
     first = -1
     lines = section.lines
     for index, line in enumerate(lines):
-        match = TABLE_GPU.match(line)
+        match = TABLE_GPU.match(line) if line.startswith("|") else None
         if not match:
             continue
         first = index if first < 0 else first
@@ -90,6 +99,8 @@ def _untruncated(name: str) -> str:
 
 
 def _listing(section: Section) -> tuple[list[Gpu], int] | None:
+    if "(uuid: gpu-" not in section.lowered:
+        return None
     found = [(i, LIST_GPU.match(line)) for i, line in enumerate(section.lines)]
     gpus = [(i, m) for i, m in found if m]
     if not gpus:
@@ -98,6 +109,8 @@ def _listing(section: Section) -> tuple[list[Gpu], int] | None:
 
 
 def _query(section: Section) -> tuple[list[Gpu], int] | None:
+    if "product name" not in section.lowered:
+        return None
     products = [(i, m.group(1).strip()) for i, line in enumerate(section.lines) if (m := Q_PRODUCT.match(line))]
     if not products:
         return None

@@ -25,7 +25,7 @@ CONDA_NAMES = {
 
 
 def watched(name: str) -> bool:
-    key = normalise(name)
+    key = name.lower().replace("_", "-").replace(".", "-")  # normalise() without a regex: called for every line
     return key in WATCHED or key.startswith(PREFIXES) or key in CONDA_NAMES or key.startswith("cuda-")
 
 
@@ -33,6 +33,9 @@ def read(section: Section, matrix: Index) -> Partial:
     partial = Partial(NAME)
     found: list[tuple[int, Package]] = []
     for index, line in enumerate(section.lines):
+        first_word = line.lstrip().split("=", 1)[0].split("@", 1)[0].split(None, 1)
+        if not first_word or not watched(first_word[0]):
+            continue  # only watched distributions count: rule the line out before any regex runs
         package = _package(line)
         if package and watched(package.name):
             found.append((index, package))

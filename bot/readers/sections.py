@@ -55,28 +55,27 @@ def role_of(heading: str) -> Role:
     return "other"
 
 
-def split(body: str) -> tuple[list[Section], list[FormField]]:
-    """The body as sections (one per heading, or one "body" section) and the form fields it holds."""
+def split(body: str) -> tuple[Section, list[FormField]]:
+    """The body as one section that knows its headings, and the form fields it holds.
+
+    Readers scan the body once, whatever the number of headings (a pasted log can hold thousands of "###").
+    """
     lines = clean_lines(body)
-    raw = normalise_ends(body).split("\n")
     starts = _headings(lines)
-    if not starts:
-        return [Section("body", lines, 1, "\n".join(raw))], []
-    sections = [Section("body", lines[: starts[0][0]], 1, "\n".join(raw[: starts[0][0]]))] if starts[0][0] > 0 else []
     fields = []
     for number, (at, heading) in enumerate(starts):
         end = starts[number + 1][0] if number + 1 < len(starts) else len(lines)
-        content = lines[at + 1 : end]
-        empty = "\n".join(content).strip().lower() in EMPTY
+        empty = "\n".join(lines[at + 1 : end]).strip().lower() in EMPTY
         fields.append(FormField(heading=heading, role=role_of(heading), empty=empty))
-        sections.append(Section(f"'{heading}'", content, at + 2, "\n".join(raw[at + 1 : end])))
-    return sections, fields
+    return Section("body", lines, 1, normalise_ends(body), tuple(starts)), fields
 
 
 def _headings(lines: list[str]) -> list[tuple[int, str]]:
     found = []
     fence: str | None = None
     for index, line in enumerate(lines):
+        if line[:1] not in "#`~ \t" or not line:
+            continue
         if match := FENCE.match(line):
             mark = match.group(1)[0] * 3
             fence = None if fence == mark else (fence or mark)

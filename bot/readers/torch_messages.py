@@ -15,7 +15,8 @@ from bot.readers.base import Partial, Section
 from collector.schema import DRIVER, GPUS, TORCH, DriverInfo, Gpu, TorchInfo
 
 NAME = "torch message"
-NOT_COMPATIBLE = re.compile(r"(\S.*?) with CUDA capability sm_(\d+) is not compatible with the current PyTorch")
+# The GPU's name is whatever precedes this on the line; matching it with a leading ".*?" would be quadratic.
+NOT_COMPATIBLE = re.compile(r" with CUDA capability sm_(\d+) is not compatible with the current PyTorch")
 SUPPORTS = re.compile(r"current PyTorch install supports CUDA capabilities ((?:(?:sm|compute)_\d+a?\s*)+)")
 FOUND_GPU = re.compile(r"Found GPU(\d+) (.+?) which is of (?:cuda|compute) capability (?:\(CC\) )?(\d+)\.(\d+)")
 CC_TABLE = re.compile(r"^\s*-\s*(\d+\.\d+) which supports hardware CC")
@@ -24,14 +25,16 @@ DRIVER_TOO_OLD = re.compile(r"driver on your system is too old \(found version (
 
 def read(section: Section, matrix: Index) -> Partial:
     partial = Partial(NAME)
+    if "capability" not in section.lowered and "too old" not in section.lowered:
+        return partial
     gpus: dict[int, Gpu] = {}
     first_gpu = -1
     archs: list[str] = []
     arch_line = -1
     for index, line in enumerate(section.lines):
         if match := NOT_COMPATIBLE.search(line):
-            name = re.sub(r"^.*?warnings?\.warn\(|^\s*\S*Warning:\s*", "", match.group(1)).strip()
-            gpus.setdefault(len(gpus), Gpu(index=len(gpus), name=name, cc=_cc(match.group(2))))
+            name = _gpu_name(line[: match.start()])
+            gpus.setdefault(len(gpus), Gpu(index=len(gpus), name=name, cc=_cc(match.group(1))))
             first_gpu = index if first_gpu < 0 else first_gpu
         elif match := FOUND_GPU.search(line):
             number = int(match.group(1))
@@ -50,6 +53,12 @@ def read(section: Section, matrix: Index) -> Partial:
     if archs:
         partial.add(TORCH, TorchInfo(arch_list=archs), section, arch_line)
     return partial
+
+
+def _gpu_name(before: str) -> str:
+    """ "…UserWarning: NVIDIA GeForce RTX 5090" -> "NVIDIA GeForce RTX 5090"."""
+    name = before.rsplit("Warning:", 1)[-1].rsplit("warn(", 1)[-1]
+    return name.strip(" \t'\"`>") or "unknown GPU"
 
 
 def _cc(sm: str) -> str:
