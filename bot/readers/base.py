@@ -14,6 +14,8 @@ from collector.schema import Key
 # Pasted text arrives with Windows line ends, tabs turned to spaces, and GitHub's invisible characters.
 CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\u200b\ufeff]")
 ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")  # colour codes from terminals and `nvidia-smi topo -m`
+# A Markdown quote ("> PyTorch version: 1.5.0"), but not a Python prompt (">>> import torch").
+QUOTE = re.compile(r"^ {0,3}>(?!>) ?")
 MAX_LINE = 2000  # longer lines are cut: nothing we read is that long, and regexes stay linear
 
 
@@ -56,7 +58,10 @@ def normalise_ends(text: str) -> str:
 
 
 def clean_lines(text: str) -> list[str]:
-    return [CONTROL.sub("", ANSI.sub("", line))[:MAX_LINE].rstrip() for line in normalise_ends(text).split("\n")]
+    return [
+        QUOTE.sub("", CONTROL.sub("", ANSI.sub("", line)), count=1)[:MAX_LINE].rstrip()
+        for line in normalise_ends(text).split("\n")
+    ]
 
 
 @dataclass(frozen=True)

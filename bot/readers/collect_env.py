@@ -11,6 +11,8 @@ from collections.abc import Callable
 
 from bot.matrix import Index
 from bot.readers.base import Partial, Section, labelled, unknown
+from bot.readers.packages import duplicates
+from collector.child.packages_child import normalise
 from collector.schema import (
     DRIVER,
     ENV,
@@ -71,6 +73,8 @@ def read(section: Section, matrix: Index) -> Partial:
 
 
 def _line(state: State, partial: Partial, section: Section, index: int, line: str) -> None:
+    if line.startswith("Collecting environment information..."):
+        line = line.removeprefix("Collecting environment information...").strip()  # some pastes lose the newline
     if state.in_gpu_list and (match := GPU_LINE.match(line)):
         state.gpus.append(Gpu(index=int(match.group(1)), name=match.group(2)))
         return
@@ -191,6 +195,8 @@ def _finish(state: State, partial: Partial, section: Section) -> None:
     if state.cudnn:
         partial.add(LIBRARY_COPIES, state.cudnn, section, state.cudnn_line, source=f"{NAME} cuDNN files")
     if state.packages:
-        partial.add(PACKAGES, Packages(selected=state.packages), section, state.packages_line)
+        selected = list({normalise(p.name): p for p in reversed(state.packages)}.values())[::-1]
+        packages = Packages(selected=selected, duplicates=duplicates(state.packages))
+        partial.add(PACKAGES, packages, section, state.packages_line)
     if state.env:
         partial.add(ENV, state.env, section, state.env_line)

@@ -15,11 +15,12 @@ NAME = "nvidia-smi"
 HEADER = re.compile(
     r"NVIDIA-SMI\s+([\d.]+)\s+(?:Driver|KMD) Version:\s*([\d.]+)(?:\s+CUDA(?: UMD)? Version:\s*([\d.]+|N/A))?"
 )
+# On Windows the persistence column says TCC/WDDM instead of On/Off.
 TABLE_GPU = re.compile(
-    r"^\|\s*(\d+)\s+(.+?)\s+(On|Off)\s*\|\s*([0-9A-Fa-f]{4,8}:[0-9A-Fa-f]{2}:[0-9A-Fa-f]{2}\.\d)\s+\S+\s*\|"
+    r"^\s*\|\s*(\d+)\s+(.+?)\s+(On|Off|WDDM|TCC)\s*\|\s*([0-9A-Fa-f]{4,8}:[0-9A-Fa-f]{2}:[0-9A-Fa-f]{2}\.\d)\s+\S+\s*\|"
 )
 TABLE_MEMORY = re.compile(r"\|\s*\d+MiB\s*/\s*(\d+)MiB\s*\|")
-TABLE_MIG = re.compile(r"^\|\s+\|\s+\|\s+(Enabled|Disabled|N/A)\s*\|$")
+TABLE_MIG = re.compile(r"^\s*\|\s+\|\s+\|\s+(Enabled|Disabled|N/A)\s*\|$")
 LIST_GPU = re.compile(r"^\s*GPU (\d+): (.+?) \(UUID: (GPU-[0-9a-fA-F-]+)\)")
 Q_DRIVER = re.compile(r"^\s*(?:Driver|KMD) Version\s*:\s*([\d.]+)")
 Q_CUDA = re.compile(r"^\s*CUDA(?: UMD)? Version\s*:\s*([\d.]+)")
@@ -74,7 +75,7 @@ def _table(section: Section) -> tuple[list[Gpu], int] | None:
     first = -1
     lines = section.lines
     for index, line in enumerate(lines):
-        match = TABLE_GPU.match(line) if line.startswith("|") else None
+        match = TABLE_GPU.match(line) if line.lstrip().startswith("|") else None
         if not match:
             continue
         first = index if first < 0 else first
@@ -85,7 +86,7 @@ def _table(section: Section) -> tuple[list[Gpu], int] | None:
                 index=int(match.group(1)),
                 name=_untruncated(match.group(2)),
                 pci_bus_id=match.group(4),
-                persistence=match.group(3) == "On",
+                persistence={"On": True, "Off": False}.get(match.group(3)),
                 memory_mib=int(memory.group(1)) if memory else None,
                 mig_mode={"Enabled": True, "Disabled": False}.get(mig.group(1)) if mig else None,
             )

@@ -45,8 +45,8 @@ def read(section: Section, matrix: Index) -> Partial:
     first: dict[str, Package] = {}
     for package in packages:
         first.setdefault(normalise(package.name), package)
-    duplicates = _duplicates(packages)
-    partial.add(PACKAGES, Packages(selected=list(first.values()), duplicates=duplicates), section, found[0][0])
+    twice = duplicates(packages)
+    partial.add(PACKAGES, Packages(selected=list(first.values()), duplicates=twice), section, found[0][0])
     return partial
 
 
@@ -70,7 +70,7 @@ def _package(line: str) -> Package | None:
     return None
 
 
-def _duplicates(packages: list[Package]) -> list[DuplicateDistribution]:
+def duplicates(packages: list[Package]) -> list[DuplicateDistribution]:
     """Twice installed: two versions, or conda's own copy beside a pip one ("pypi" channel) in `conda list`.
 
     The same version listed by `pip list` and by `conda list` is one install seen twice, not two.

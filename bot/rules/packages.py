@@ -92,8 +92,10 @@ def mixed_installs(v: View) -> Iterator[Finding]:
         f"{p.name} {p.version}" for p in v.packages.values() if _major(p) in cuda_majors and len(cuda_majors) > 1
     ]
     breaks = any(d.name == "torch" for d in duplicates) or len(cuda_majors) > 1
+    # Two installs explain much, but a decisive error text names the symptom the user must act on first.
     yield finding(
         "mixed_installs", "mixed_installs", "error" if breaks else "warning", [*evidence, *v.evidence(PACKAGES)],
+        confidence=0.75,
         duplicates=duplicates, cuda_majors=sorted(cuda_majors),
     )  # fmt: skip
 
