@@ -28,6 +28,17 @@ def parser() -> argparse.ArgumentParser:
     m = commands.add_parser("matrix", help="what a torch wheel needs and runs on")
     m.add_argument("--torch", required=True, metavar="VERSION", help='e.g. "2.7.1+cu128" or "2.7.1" (default variant)')
     m.add_argument("--json", action="store_true")
+    s = commands.add_parser("serve", help="the webhook service (FastAPI on uvicorn) with its embedded worker")
+    s.add_argument("--host", default="127.0.0.1")
+    s.add_argument("--port", type=int, default=8000)
+    s.add_argument("--dry-run", action="store_true", help="read GitHub, log every write instead of making it")
+    w = commands.add_parser("worker", help="a standalone worker (scaled out: Redis queue, PostgreSQL state)")
+    w.add_argument("--threads", type=int, default=2)
+    w.add_argument("--dry-run", action="store_true")
+    j = commands.add_parser("jobs", help="deliveries by state and the dead letters")
+    j.add_argument("--retry", nargs="+", metavar="DELIVERY_ID", help="put these dead letters back in the queue")
+    a = commands.add_parser("action", help="GitHub Action mode: handle this workflow run's event once")
+    a.add_argument("--dry-run", action="store_true")
     return p
 
 
@@ -70,7 +81,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command == "triage":
             return run_triage(args)
-        return cli_matrix.run(default_matrix(), args.torch, as_json=args.json)
+        if args.command == "matrix":
+            return cli_matrix.run(default_matrix(), args.torch, as_json=args.json)
+        from bot import commands  # the service's dependencies (FastAPI, PyGithub, huey) load only here
+
+        handler = {"serve": commands.serve, "worker": commands.worker, "jobs": commands.jobs, "action": commands.action}
+        return handler[args.command](args)
     except MatrixError as exc:
         sys.stderr.write(f"python -m bot: the packaged compatibility matrix is broken: {exc}\n")
         return 3

@@ -235,6 +235,8 @@ class FakeGitHub:
         ]
 
     # ------------------------------------------------------------------------------------------ lifecycle
+    received: int = 0
+
     def start(self) -> FakeGitHub:
         self._stopping.clear()
         self._server = _Server(self)
@@ -390,6 +392,13 @@ class FakeGitHub:
         with self._lock:
             return self._out(_issue_of(self._repo(repo), number))
 
+    def edit_issue(self, repo: str, number: int, **fields: Any) -> None:
+        """A person edits the issue (body, title, state) in the web UI."""
+        with self._lock:
+            issue = _issue_of(self._repo(repo), number)
+            issue.update(fields)
+            issue["updated_at"] = self._now()
+
     def comments_on(self, repo: str, number: int) -> list[_Json]:
         with self._lock:
             r = self._repo(repo)
@@ -459,6 +468,8 @@ class FakeGitHub:
     # ------------------------------------------------------------------------------------------ HTTP plumbing
     def _serve(self, h: _Handler) -> None:
         req = self._read(h)
+        with self._lock:
+            self.received += 1  # counted on arrival, before any delay: "a request is in flight"
         if self.delay > 0:
             self._stopping.wait(self.delay)
         with self._lock:

@@ -1,0 +1,99 @@
+"""The web service: POST /webhook, GET /healthz, GET /metrics. The only module that knows FastAPI.
+
+The webhook answers 202 once the delivery is committed to the database and its issue is queued; GitHub calls
+happen later, in the worker, so a slow or failing GitHub never delays an answer (GitHub gives up after 10 s).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import time
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+
+from fastapi import FastAPI, Request
+from fastapi.responses import JSONResponse, PlainTextResponse, Response
+from starlette.concurrency import run_in_threadpool
+
+from bot.matrix import Index
+from bot.metrics import Metrics
+from bot.queue import EmbeddedConsumer, Queue
+from bot.settings import Settings
+from bot.store import Store
+from bot.webhook import Decision, Rejected, decide, parse, verify_signature
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Service:
+    settings: Settings
+    store: Store
+    queue: Queue
+    matrix: Index
+    metrics: Metrics
+
+
+def create_app(service: Service) -> FastAPI:
+    @contextlib.asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        consumer = EmbeddedConsumer(service.queue, service.store) if service.settings.embedded_worker else None
+        if consumer:
+            consumer.start()
+        yield
+        if consumer:
+            consumer.stop()
+
+    app = FastAPI(title="envtriage", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
+
+    @app.post("/webhook")
+    async def webhook(request: Request) -> Response:
+        started = time.perf_counter()
+        try:
+            body = await _body(request, service.settings.max_payload_bytes)
+            verify_signature(body, request.headers.get("x-hub-signature-256"), service.settings.webhook_secrets)
+            event, delivery_id, payload = parse(request.headers, body, service.settings.max_payload_bytes)
+        except Rejected as exc:
+            service.metrics.delivery("rejected", str(exc.status))
+            return JSONResponse({"error": str(exc)}, status_code=exc.status)
+        decision = await run_in_threadpool(_accept, service, event, delivery_id, payload)
+        service.metrics.delivery(decision.outcome, event, seconds=time.perf_counter() - started)
+        status = {"queue": 202, "pong": 200, "ignore": 200, "duplicate": 200}[decision.outcome]
+        return JSONResponse({"outcome": decision.outcome, "reason": decision.reason}, status_code=status)
+
+    @app.get("/healthz")
+    async def healthz() -> Response:
+        counts = await run_in_threadpool(service.store.counts)
+        return JSONResponse({"ok": True, "deliveries": counts})
+
+    @app.get("/metrics")
+    async def metrics() -> Response:
+        counts = await run_in_threadpool(service.store.counts)
+        return PlainTextResponse(service.metrics.render(counts), media_type="text/plain; version=0.0.4")
+
+    return app
+
+
+def _accept(service: Service, event: str, delivery_id: str, payload: dict[str, object]) -> Decision:
+    decision = decide(event, delivery_id, payload, service.settings.bot_login, service.matrix)
+    if decision.outcome != "queue" or decision.delivery is None:
+        return decision
+    if not service.store.record(decision.delivery):
+        return Decision("duplicate", f"delivery {delivery_id} was already received")
+    service.queue.enqueue(decision.delivery.repo, decision.delivery.number)
+    return decision
+
+
+async def _body(request: Request, limit: int) -> bytes:
+    """The raw body (the signature covers the exact bytes), refused as soon as it passes the limit."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > limit:
+        raise Rejected(413, f"payload larger than {limit} bytes")
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise Rejected(413, f"payload larger than {limit} bytes")
+        chunks.append(chunk)
+    return b"".join(chunks)

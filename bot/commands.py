@@ -1,0 +1,108 @@
+"""`python -m bot serve | jobs | action`: the service commands (they need the [bot] extra)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import sys
+import time
+from pathlib import Path
+
+from bot.matrix import default as default_matrix
+from bot.settings import Settings, SettingsError, from_env
+from bot.store import Store
+from collector import templating
+
+log = logging.getLogger("envtriage")
+ACTION_ATTEMPTS = 5
+
+
+def _settings(**kwargs: bool) -> Settings:
+    try:
+        return from_env(dict(os.environ), **kwargs)
+    except SettingsError as exc:
+        raise SystemExit(f"python -m bot: {exc}") from exc
+
+
+def serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from bot.app import Service, create_app
+    from bot.metrics import Metrics
+    from bot.queue import Queue
+    from bot.worker import Processor
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    settings = _settings(dry_run=args.dry_run)
+    store = Store(settings.database_url)
+    store.create()
+    matrix = default_matrix()
+    queue = Queue(settings, Processor(settings, store, matrix))
+    app = create_app(Service(settings, store, queue, matrix, Metrics()))
+    if settings.dry_run:
+        log.warning("dry run: GitHub is read, never written; every write is logged instead")
+    uvicorn.run(app, host=args.host, port=args.port, log_level="info", timeout_keep_alive=5)
+    return 0
+
+
+def worker(args: argparse.Namespace) -> int:
+    """A standalone worker for the scaled-out setup (QUEUE_URL on Redis, DATABASE_URL on PostgreSQL)."""
+    from huey.consumer import Consumer
+
+    from bot.queue import Queue
+    from bot.worker import Processor
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    settings = _settings(dry_run=args.dry_run, need_secret=False)
+    store = Store(settings.database_url)
+    store.create()
+    queue = Queue(settings, Processor(settings, store, default_matrix()))
+    queue.sweep(store)
+    Consumer(queue.huey, workers=args.threads, worker_type="thread", periodic=False).run()
+    return 0
+
+
+def jobs(args: argparse.Namespace) -> int:
+    store = Store(os.environ.get("DATABASE_URL") or Settings().database_url)
+    store.create()
+    revived = store.revive(args.retry) if args.retry else 0
+    sys.stdout.write(templating.render("jobs.txt.j2", counts=store.counts(), dead=store.dead(), revived=revived))
+    return 0
+
+
+def action(args: argparse.Namespace) -> int:
+    """GitHub Action mode: the event that started this workflow run, handled once, synchronously."""
+    from bot.webhook import decide
+    from bot.worker import Processor, Retry
+
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(message)s")
+    env = dict(os.environ)
+    event, path = env.get("GITHUB_EVENT_NAME", ""), env.get("GITHUB_EVENT_PATH", "")
+    if not event or not path:
+        raise SystemExit("python -m bot action: GITHUB_EVENT_NAME and GITHUB_EVENT_PATH come from GitHub Actions")
+    try:
+        payload = json.loads(Path(path).read_text())
+    except (OSError, ValueError) as exc:
+        raise SystemExit(f"python -m bot action: cannot read the event at {path}: {exc}") from exc
+    settings = _settings(dry_run=args.dry_run, need_secret=False)
+    store = Store("sqlite://")
+    store.create()
+    matrix = default_matrix()
+    decision = decide(event, env.get("GITHUB_RUN_ID", "action"), payload, settings.bot_login, matrix)
+    if decision.delivery is None:
+        log.info("nothing to do: %s", decision.reason)
+        return 0
+    store.record(decision.delivery)
+    processor = Processor(settings, store, matrix)
+    for _ in range(ACTION_ATTEMPTS):
+        try:
+            result = processor.process(decision.delivery.repo, decision.delivery.number)
+        except Retry as exc:
+            log.warning("%s; trying again in %.0f s", exc, min(exc.delay, 60))
+            time.sleep(min(exc.delay, 60))
+            continue
+        log.info("%s: %s", result.outcome, result.detail)
+        return 0 if result.outcome != "dead" else 1
+    return 1

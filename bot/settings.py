@@ -1,0 +1,87 @@
+"""The service's settings, read once from the environment at the entry point and passed down."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+PUBLIC_API = "https://api.github.com"
+DEFAULT_DATABASE = "sqlite:///envtriage.db"
+
+
+class SettingsError(ValueError):
+    """A setting is missing or malformed; the message names the variable and what to do."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    webhook_secrets: tuple[str, ...] = ()
+    token: str | None = None
+    app_id: int | None = None
+    app_private_key: str | None = None
+    api_url: str = PUBLIC_API
+    database_url: str = DEFAULT_DATABASE
+    queue_url: str | None = None  # redis://... for workers on several machines; default: beside the database
+    dry_run: bool = False
+    bot_login: str | None = None  # who the bot posts as; asked from GitHub when not given
+    seconds_between_writes: float = 1.0  # GitHub's advice against secondary rate limits
+    max_payload_bytes: int = 4 * 1024 * 1024
+    max_attempts: int = 6
+    retry_base_seconds: float = 2.0  # backoff after the n-th failure: base**n seconds, capped at 10 minutes
+    embedded_worker: bool = True
+
+    @property
+    def app_auth(self) -> bool:
+        return self.app_id is not None
+
+
+def from_env(env: Mapping[str, str], *, dry_run: bool = False, need_secret: bool = True) -> Settings:
+    secrets = tuple(part.strip() for part in env.get("GITHUB_WEBHOOK_SECRET", "").split(",") if part.strip())
+    if need_secret and not secrets:
+        raise SettingsError(
+            "GITHUB_WEBHOOK_SECRET is not set: the server refuses to accept unsigned webhooks. Set it to the "
+            "secret configured for the webhook or GitHub App (several, comma-separated, while rotating)."
+        )
+    token = env.get("GITHUB_TOKEN") or None
+    app_id, key = _app(env)
+    if not (token or app_id or dry_run):
+        raise SettingsError("set GITHUB_TOKEN, or GITHUB_APP_ID with GITHUB_APP_PRIVATE_KEY(_FILE), to talk to GitHub")
+    return Settings(
+        webhook_secrets=secrets,
+        token=token,
+        app_id=app_id,
+        app_private_key=key,
+        api_url=(env.get("GITHUB_API_URL") or PUBLIC_API).rstrip("/"),
+        database_url=env.get("DATABASE_URL") or DEFAULT_DATABASE,
+        queue_url=env.get("QUEUE_URL") or None,
+        dry_run=dry_run,
+        bot_login=env.get("ENVTRIAGE_BOT_LOGIN") or None,
+        seconds_between_writes=_number(env, "ENVTRIAGE_WRITE_SPACING", 1.0),
+        embedded_worker=env.get("ENVTRIAGE_EMBEDDED_WORKER", "1") != "0",
+    )
+
+
+def _app(env: Mapping[str, str]) -> tuple[int | None, str | None]:
+    raw_id = env.get("GITHUB_APP_ID")
+    if not raw_id:
+        return None, None
+    if not raw_id.strip().isdigit():
+        raise SettingsError(f"GITHUB_APP_ID must be the App's numeric id, not {raw_id!r}")
+    key = env.get("GITHUB_APP_PRIVATE_KEY")
+    key_file = env.get("GITHUB_APP_PRIVATE_KEY_FILE")
+    if not key and key_file:
+        try:
+            key = Path(key_file).read_text()
+        except OSError as exc:
+            raise SettingsError(f"GITHUB_APP_PRIVATE_KEY_FILE {key_file}: {exc.strerror}") from exc
+    if not key or "PRIVATE KEY" not in key:
+        raise SettingsError("GITHUB_APP_ID is set but no PEM private key in GITHUB_APP_PRIVATE_KEY(_FILE)")
+    return int(raw_id), key
+
+
+def _number(env: Mapping[str, str], name: str, default: float) -> float:
+    try:
+        return float(env.get(name, default))
+    except ValueError as exc:
+        raise SettingsError(f"{name} must be a number of seconds") from exc

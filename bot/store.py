@@ -1,0 +1,228 @@
+"""The bot's state, in SQLite by default or PostgreSQL: deliveries (the durable inbox) and issues.
+
+A delivery is committed here before the webhook answers 202; it stays `pending` until a worker has applied it
+to GitHub, so a crash at any point leaves it to be picked up again (`pending_issues`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime
+import hashlib
+import json
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.exc import IntegrityError
+
+metadata = sa.MetaData()
+
+deliveries = sa.Table(
+    "deliveries",
+    metadata,
+    sa.Column("seq", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("delivery_id", sa.String(64), nullable=False, unique=True),
+    sa.Column("event", sa.String(64), nullable=False),
+    sa.Column("action", sa.String(64)),
+    sa.Column("repo", sa.String(200)),
+    sa.Column("number", sa.Integer),
+    sa.Column("installation_id", sa.BigInteger),
+    sa.Column("payload", sa.Text, nullable=False),
+    sa.Column("state", sa.String(16), nullable=False, default="pending"),
+    sa.Column("attempts", sa.Integer, nullable=False, default=0),
+    sa.Column("last_error", sa.Text),
+    sa.Column("received_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("done_at", sa.DateTime(timezone=True)),
+    sa.Index("deliveries_issue_state", "repo", "number", "state"),
+)
+
+issues = sa.Table(
+    "issues",
+    metadata,
+    sa.Column("repo", sa.String(200), primary_key=True),
+    sa.Column("number", sa.Integer, primary_key=True),
+    sa.Column("digest", sa.String(64)),  # what the diagnosis read, to skip edits that change nothing
+    sa.Column("comment_id", sa.BigInteger),
+    sa.Column("needs_env", sa.Boolean, nullable=False, default=False),
+    sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+)
+
+
+def now() -> datetime.datetime:
+    return datetime.datetime.now(datetime.timezone.utc)
+
+
+@dataclass(frozen=True)
+class Delivery:
+    delivery_id: str
+    event: str
+    action: str | None
+    repo: str | None
+    number: int | None
+    installation_id: int | None
+    payload: dict[str, Any]
+    seq: int = 0
+    attempts: int = 0
+    state: str = "pending"
+    last_error: str | None = None
+
+
+@dataclass(frozen=True)
+class IssueState:
+    digest: str | None = None
+    comment_id: int | None = None
+    needs_env: bool = False
+
+
+class Store:
+    def __init__(self, url: str) -> None:
+        self.engine = sa.create_engine(url, **_engine_options(url))
+        self._locks: dict[str, threading.Lock] = {}
+        self._locks_guard = threading.Lock()
+        if url.startswith("sqlite"):
+            sa.event.listen(self.engine, "connect", _sqlite_pragmas)
+
+    def create(self) -> None:
+        metadata.create_all(self.engine)
+
+    # --- the inbox ------------------------------------------------------------------------------------------
+
+    def record(self, delivery: Delivery) -> bool:
+        """Store a delivery; False when it was seen before (a redelivery: GitHub reuses X-GitHub-Delivery)."""
+        row = {
+            "delivery_id": delivery.delivery_id, "event": delivery.event, "action": delivery.action,
+            "repo": delivery.repo, "number": delivery.number, "installation_id": delivery.installation_id,
+            "payload": json.dumps(delivery.payload), "state": delivery.state, "attempts": 0, "received_at": now(),
+        }  # fmt: skip
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(deliveries.insert().values(**row))
+        except IntegrityError:
+            return False
+        return True
+
+    def pending(self, repo: str, number: int | None) -> list[Delivery]:
+        """One issue's waiting deliveries, oldest first."""
+        query = (
+            sa.select(deliveries)
+            .where(deliveries.c.repo == repo, deliveries.c.state == "pending")
+            .where(deliveries.c.number == number if number is not None else deliveries.c.number.is_(None))
+            .order_by(deliveries.c.seq)
+        )
+        with self.engine.connect() as conn:
+            return [_delivery(row) for row in conn.execute(query).mappings()]
+
+    def pending_issues(self) -> list[tuple[str, int | None]]:
+        query = sa.select(deliveries.c.repo, deliveries.c.number).where(deliveries.c.state == "pending").distinct()
+        with self.engine.connect() as conn:
+            return [(row.repo, row.number) for row in conn.execute(query)]
+
+    def finish(self, seqs: list[int], state: str = "done", error: str | None = None) -> None:
+        values: dict[str, Any] = {"state": state, "done_at": now()}
+        if error is not None:
+            values["last_error"] = error[-4000:]
+        with self.engine.begin() as conn:
+            conn.execute(deliveries.update().where(deliveries.c.seq.in_(seqs)).values(**values))
+
+    def attempt(self, seqs: list[int], error: str) -> int:
+        """Count a failed attempt on these deliveries; returns how many attempts the oldest has had."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                deliveries.update()
+                .where(deliveries.c.seq.in_(seqs))
+                .values(attempts=deliveries.c.attempts + 1, last_error=error[-4000:])
+            )
+            found = conn.execute(sa.select(sa.func.max(deliveries.c.attempts)).where(deliveries.c.seq.in_(seqs)))
+            return int(found.scalar() or 0)
+
+    def dead(self) -> list[Delivery]:
+        query = sa.select(deliveries).where(deliveries.c.state == "dead").order_by(deliveries.c.seq)
+        with self.engine.connect() as conn:
+            return [_delivery(row) for row in conn.execute(query).mappings()]
+
+    def revive(self, delivery_ids: list[str]) -> int:
+        """Put dead letters back in the inbox (after the cause was fixed)."""
+        with self.engine.begin() as conn:
+            result = conn.execute(
+                deliveries.update()
+                .where(deliveries.c.delivery_id.in_(delivery_ids), deliveries.c.state == "dead")
+                .values(state="pending", attempts=0)
+            )
+            return int(result.rowcount)
+
+    def counts(self) -> dict[str, int]:
+        query = sa.select(deliveries.c.state, sa.func.count()).group_by(deliveries.c.state)
+        with self.engine.connect() as conn:
+            return {row[0]: int(row[1]) for row in conn.execute(query)}
+
+    @contextlib.contextmanager
+    def locked(self, repo: str | None, number: int | None) -> Iterator[bool]:
+        """Hold one issue exclusively, without waiting: yields False when another worker has it.
+
+        PostgreSQL: a session advisory lock, which the server drops with the connection, so a worker killed
+        mid-job cannot leave the issue locked. SQLite serves one process, where a thread lock does the same.
+        """
+        key = f"{repo}#{number}"
+        if self.engine.dialect.name == "postgresql":
+            number_key = int.from_bytes(hashlib.sha256(key.encode()).digest()[:8], "big", signed=True)
+            with self.engine.connect() as conn:
+                got = bool(conn.execute(sa.text("SELECT pg_try_advisory_lock(:k)"), {"k": number_key}).scalar())
+                try:
+                    yield got
+                finally:
+                    if got:
+                        conn.execute(sa.text("SELECT pg_advisory_unlock(:k)"), {"k": number_key})
+            return
+        with self._locks_guard:
+            lock = self._locks.setdefault(key, threading.Lock())
+        got = lock.acquire(blocking=False)
+        try:
+            yield got
+        finally:
+            if got:
+                lock.release()
+
+    # --- issues -------------------------------------------------------------------------------------------
+
+    def issue(self, repo: str, number: int) -> IssueState:
+        query = sa.select(issues).where(issues.c.repo == repo, issues.c.number == number)
+        with self.engine.connect() as conn:
+            row = conn.execute(query).mappings().first()
+        return IssueState(row["digest"], row["comment_id"], bool(row["needs_env"])) if row else IssueState()
+
+    def save_issue(self, repo: str, number: int, state: IssueState) -> None:
+        values = {"digest": state.digest, "comment_id": state.comment_id, "needs_env": state.needs_env,
+                  "updated_at": now()}  # fmt: skip
+        with self.engine.begin() as conn:
+            updated = conn.execute(
+                issues.update().where(issues.c.repo == repo, issues.c.number == number).values(**values)
+            )
+            if not updated.rowcount:
+                conn.execute(issues.insert().values(repo=repo, number=number, **values))
+
+
+def _delivery(row: Any) -> Delivery:
+    return Delivery(
+        delivery_id=row["delivery_id"], event=row["event"], action=row["action"], repo=row["repo"],
+        number=row["number"], installation_id=row["installation_id"], payload=json.loads(row["payload"]),
+        seq=row["seq"], attempts=row["attempts"], state=row["state"], last_error=row["last_error"],
+    )  # fmt: skip
+
+
+def _sqlite_pragmas(connection: Any, _record: Any) -> None:
+    # WAL lets the webhook threads read while the worker writes; synchronous=NORMAL keeps every committed
+    # delivery across a process crash (a power cut may lose the last few), at a fraction of FULL's fsyncs.
+    cursor = connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.close()
+
+
+def _engine_options(url: str) -> dict[str, Any]:
+    if url.startswith("sqlite"):
+        # One file shared by the web threads and the worker thread: wait for the lock instead of failing.
+        return {"connect_args": {"timeout": 30, "check_same_thread": False}}
+    return {"pool_pre_ping": True}

@@ -1,0 +1,107 @@
+"""The worker's job: take one issue's pending deliveries, re-read the issue, decide, act, mark them done.
+
+Deliveries of one issue are handled together and in order under a per-issue lock, so two workers never act on
+one issue at once and a burst of edits costs one pass. The issue is read fresh from GitHub: whatever order the
+events arrive in, the result matches the issue as it is now.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+from bot.act import Outcome, apply
+from bot.github_io import Clients, ConfigCache, Gone, RateLimited, Repo
+from bot.matrix import Index
+from bot.readers import read_case
+from bot.rules import diagnose
+from bot.settings import Settings
+from bot.store import Delivery, Store
+from bot.triage import plan_for
+from bot.webhook import INDEX_ACTIONS, digest
+
+log = logging.getLogger(__name__)
+BACKOFF_CAP = 600.0
+
+
+class Retry(Exception):
+    """Try this issue again after `delay` seconds (the queue schedules it)."""
+
+    def __init__(self, delay: float, reason: str) -> None:
+        super().__init__(reason)
+        self.delay = delay
+
+
+@dataclass(frozen=True)
+class Result:
+    outcome: str  # "done", "skipped", "dead", "nothing"
+    detail: str = ""
+    applied: Outcome | None = None
+
+
+class Processor:
+    def __init__(self, settings: Settings, store: Store, matrix: Index, clients: Clients | None = None) -> None:
+        self.settings = settings
+        self.store = store
+        self.matrix = matrix
+        self.clients = clients or Clients(settings)
+        self.configs = ConfigCache()
+
+    def process(self, repo: str | None, number: int | None) -> Result:
+        batch = self.store.pending(repo or "", number) if repo else []
+        if not batch:
+            return Result("nothing")
+        seqs = [delivery.seq for delivery in batch]
+        try:
+            result = self._handle(batch)
+        except RateLimited as exc:
+            self.store.attempt(seqs, str(exc))
+            raise Retry(exc.wait, str(exc)) from exc
+        except Retry:
+            raise
+        except Exception as exc:  # Transient or a bug: retried with backoff, then parked as a dead letter
+            return self._failed(seqs, exc)
+        self.store.finish(seqs, "done")
+        return result
+
+    def _failed(self, seqs: list[int], exc: Exception) -> Result:
+        attempts = self.store.attempt(seqs, f"{type(exc).__name__}: {exc}")
+        if attempts >= self.settings.max_attempts:
+            log.error("giving up after %d attempts: %s", attempts, exc)
+            self.store.finish(seqs, "dead", f"{type(exc).__name__}: {exc}")
+            return Result("dead", str(exc))
+        delay = min(BACKOFF_CAP, self.settings.retry_base_seconds**attempts)
+        raise Retry(delay, f"{type(exc).__name__}: {exc}") from exc
+
+    def _handle(self, batch: list[Delivery]) -> Result:
+        last = batch[-1]
+        if last.number is None or last.repo is None:
+            return Result("skipped", f"{last.event}: no issue to triage")
+        if last.event == "issues" and last.action in INDEX_ACTIONS:
+            return Result("skipped", f"issue {last.action}: kept for duplicate detection")
+        try:
+            return self._triage(last.repo, last.number, last.installation_id)
+        except Gone as exc:
+            return Result("skipped", f"{last.repo}#{last.number} is gone: {exc}")
+
+    def _triage(self, full_name: str, number: int, installation_id: int | None) -> Result:
+        client = self.clients.client(installation_id)
+        repo = Repo(client, full_name, self.settings.dry_run)
+        issue = repo.issue(number)
+        if issue.state != "open":
+            return Result("skipped", "the issue is closed")
+        config = self.configs.get(repo)
+        if any(label.name in config.exempt_labels for label in issue.labels):
+            return Result("skipped", "the issue carries an exempt label")
+        bot = self.clients.bot_login(installation_id)
+        comments = repo.comments(issue)
+        texts = [c.body or "" for c in comments if c.user is not None and c.user.login != bot and c.user.type != "Bot"]
+        case = read_case(self.matrix, issue.body, issue.title or "", texts)
+        now = digest(case)
+        before = self.store.issue(full_name, number)
+        if before.digest == now and before.comment_id is not None:
+            return Result("skipped", "nothing the diagnosis reads has changed")
+        plan = plan_for(case, diagnose(case, self.matrix), config, [], self.matrix)
+        outcome = apply(repo, issue, comments, bot, plan, self.store, config.needs_env_label, now)
+        return Result("done", f"comment {outcome.comment}; labels +{outcome.labels_added} -{outcome.labels_removed}",
+                      outcome)  # fmt: skip
