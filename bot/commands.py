@@ -8,6 +8,7 @@ import logging
 import os
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 from bot.matrix import default as default_matrix
@@ -17,6 +18,7 @@ from collector import templating
 
 log = logging.getLogger("envtriage")
 ACTION_ATTEMPTS = 5
+ACTIONS_LOGIN = "github-actions[bot]"
 
 
 def _settings(**kwargs: bool) -> Settings:
@@ -67,9 +69,11 @@ def worker(args: argparse.Namespace) -> int:
 def jobs(args: argparse.Namespace) -> int:
     store = Store(os.environ.get("DATABASE_URL") or Settings().database_url)
     store.create()
-    revived = store.revive(args.retry) if args.retry else 0
-    sys.stdout.write(templating.render("jobs.txt.j2", counts=store.counts(), dead=store.dead(), revived=revived))
-    return 0
+    asked = sorted(set(args.retry or []))
+    revived = store.revive(asked) if asked else 0
+    text = templating.render("jobs.txt.j2", counts=store.counts(), dead=store.dead(), revived=revived, asked=asked)
+    sys.stdout.write(text)
+    return 1 if revived < len(asked) else 0
 
 
 def action(args: argparse.Namespace) -> int:
@@ -87,6 +91,9 @@ def action(args: argparse.Namespace) -> int:
     except (OSError, ValueError) as exc:
         raise SystemExit(f"python -m bot action: cannot read the event at {path}: {exc}") from exc
     settings = _settings(dry_run=args.dry_run, need_secret=False)
+    if settings.bot_login is None and env.get("GITHUB_ACTIONS") == "true":
+        # The workflow token cannot read GET /user; what it posts is authored by github-actions[bot].
+        settings = replace(settings, bot_login=ACTIONS_LOGIN)
     store = Store("sqlite://")
     store.create()
     matrix = default_matrix()

@@ -97,6 +97,10 @@ class Clients:
                 self._clients[key] = self._new(key)
             return self._clients[key]
 
+    def forget(self, installation_id: int | None) -> None:
+        with self._lock:
+            self._clients.pop(installation_id, None)
+
     def _new(self, installation_id: int | None) -> github.Github:
         if not self.settings.app_auth:
             return github.Github(auth=Auth.Token(self.settings.token or ""), **self._options())
@@ -187,6 +191,12 @@ class ConfigCache:
         try:
             content = guarded(lambda: repo.repo.get_contents(CONFIG_PATH))
         except Gone:
+            return RepoConfig()
+        except GithubException as exc:
+            if exc.status != 403:
+                raise
+            # An App installed without contents (or single-file) read permission: the defaults apply.
+            log.warning("%s: no permission to read %s, using defaults", repo.full_name, CONFIG_PATH)
             return RepoConfig()
         try:
             return parse(content.decoded_content.decode("utf-8", errors="replace"))

@@ -104,11 +104,12 @@ class Store:
             return False
         return True
 
-    def pending(self, repo: str, number: int | None) -> list[Delivery]:
-        """One issue's waiting deliveries, oldest first."""
+    def pending(self, repo: str | None, number: int | None) -> list[Delivery]:
+        """One issue's waiting deliveries, oldest first (repo None: installation events)."""
         query = (
             sa.select(deliveries)
-            .where(deliveries.c.repo == repo, deliveries.c.state == "pending")
+            .where(deliveries.c.state == "pending")
+            .where(deliveries.c.repo == repo if repo is not None else deliveries.c.repo.is_(None))
             .where(deliveries.c.number == number if number is not None else deliveries.c.number.is_(None))
             .order_by(deliveries.c.seq)
         )

@@ -48,7 +48,7 @@ class Processor:
         self.configs = ConfigCache()
 
     def process(self, repo: str | None, number: int | None) -> Result:
-        batch = self.store.pending(repo or "", number) if repo else []
+        batch = self.store.pending(repo, number)
         if not batch:
             return Result("nothing")
         seqs = [delivery.seq for delivery in batch]
@@ -75,6 +75,9 @@ class Processor:
 
     def _handle(self, batch: list[Delivery]) -> Result:
         last = batch[-1]
+        if last.event == "installation" and last.action in ("deleted", "suspend"):
+            self.clients.forget(last.installation_id)  # its token is revoked; a later unsuspend mints a new one
+            return Result("done", f"installation {last.action}: its client and token dropped")
         if last.number is None or last.repo is None:
             return Result("skipped", f"{last.event}: no issue to triage")
         if last.event == "issues" and last.action in INDEX_ACTIONS:

@@ -178,6 +178,14 @@ def test_repository_config_renames_labels_and_silences_comments(bot: Running, fa
     assert fake.labels_on(REPO, 1) == ["cuda: hidden"] and bot_comments(fake) == []
 
 
+def test_no_permission_to_read_the_config_means_defaults(bot: Running, fake: FakeGitHub) -> None:
+    fake.add_issue(REPO, number=1, body=broken_report())
+    fake.fail_next(100, status=403, path_regex="/contents/", body={"message": "Resource not accessible by integration"})
+    bot.send("issues", opened(broken_report()))
+    bot.settle()
+    assert fake.labels_on(REPO, 1) == ["env: gpus-hidden-by-env"] and len(bot_comments(fake)) == 1
+
+
 def test_dry_run_writes_nothing(fake: FakeGitHub, tmp_path: Path) -> None:
     fake.add_issue(REPO, number=1, body=broken_report())
     for bot in running(settings_for(fake, tmp_path / "dry.db", dry_run=True), fake):

@@ -1,0 +1,83 @@
+"""The files GitHub reads from this repository, checked against GitHub's own schemas (shipped by check-jsonschema)."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from bot.config import parse as parse_config
+from bot.matrix import default as default_matrix
+from bot.readers import read_case
+from bot.rules import diagnose
+from tests.conftest import fixture_text
+
+ROOT = Path(__file__).resolve().parents[1]
+SCHEMAS = {
+    ".github/ISSUE_TEMPLATE/bug_report.yml": "vendor.github-issue-forms",
+    ".github/ISSUE_TEMPLATE/config.yml": "vendor.github-issue-config",
+    "action.yml": "vendor.github-actions",
+    ".github/workflows/envtriage.yml": "vendor.github-workflows",
+    ".github/workflows/ci.yml": "vendor.github-workflows",
+}
+
+
+@pytest.mark.parametrize("path", sorted(SCHEMAS))
+def test_valid_against_githubs_schema(path: str) -> None:
+    checker = Path(sys.executable).with_name("check-jsonschema")
+    result = subprocess.run(
+        [str(checker), "--builtin-schema", SCHEMAS[path], str(ROOT / path)], capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def form_body(answers: dict[str, str]) -> str:
+    """An issue body the way GitHub writes a submitted form: `### Label`, a blank line, the answer (or
+    `_No response_`), fenced when the field has `render`."""
+    form = yaml.safe_load((ROOT / ".github/ISSUE_TEMPLATE/bug_report.yml").read_text())
+    parts = []
+    for field in form["body"]:
+        if field["type"] != "textarea":
+            continue
+        value = answers.get(field["id"], "")
+        render = field["attributes"].get("render")
+        if value and render:
+            value = f"```{render}\n{value}\n```"
+        parts.append(f"### {field['attributes']['label']}\n\n{value or '_No response_'}")
+    return "\n\n".join(parts)
+
+
+def test_the_form_asks_for_the_collector_and_its_answer_is_read() -> None:
+    form = (ROOT / ".github/ISSUE_TEMPLATE/bug_report.yml").read_text()
+    assert "python -m collector > env.md" in form
+    body = form_body({"environment": fixture_text("h200-1gpu", "broken-cvd-empty.md"),
+                      "what-happened": "torch.cuda.is_available() is False on an H200 box.",
+                      "error": "RuntimeError: No CUDA GPUs are available"})  # fmt: skip
+    matrix = default_matrix()
+    case = read_case(matrix, body, "CUDA not available", [])
+    assert not case.damaged_report
+    assert [f.id for f in diagnose(case, matrix)][:1] == ["gpus_hidden_by_env"]
+
+
+def test_a_form_left_without_a_report_asks_for_one() -> None:
+    matrix = default_matrix()
+    body = form_body({"what-happened": "My training crashes with CUDA error: no kernel image is available"})
+    rules = [f.id for f in diagnose(read_case(matrix, body, "crash", []), matrix)]
+    assert "missing_env_report" in rules
+
+
+def test_the_readme_app_manifest_asks_for_what_the_bot_uses() -> None:
+    readme = (ROOT / "README.md").read_text()
+    [block] = [b for b in re.findall(r"```json\n(.*?)```", readme, re.S) if "default_permissions" in b]
+    manifest = json.loads(block)
+    assert manifest["default_permissions"]["issues"] == "write"
+    assert manifest["default_permissions"]["metadata"] == "read"
+    assert set(manifest["default_events"]) == {"issues", "issue_comment"}
+    # The README's repository-settings example is a valid config.
+    [example] = [b for b in re.findall(r"```yaml\n(.*?)```", readme, re.S) if "needs_env_label" in b]
+    assert parse_config(example).label_for("driver_too_old") == "cuda: driver"
