@@ -86,7 +86,10 @@ class Store:
             sa.event.listen(self.engine, "connect", _sqlite_pragmas)
 
     def create(self) -> None:
+        from bot.dedupe.index import metadata as index_metadata
+
         metadata.create_all(self.engine)
+        index_metadata.create_all(self.engine)
 
     # --- the inbox ------------------------------------------------------------------------------------------
 

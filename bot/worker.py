@@ -11,9 +11,11 @@ import logging
 from dataclasses import dataclass
 
 from bot.act import Outcome, apply
+from bot.dedupe import DuplicateIndex, Features, duplicates, extract
+from bot.findings import Finding
 from bot.github_io import Clients, ConfigCache, Gone, RateLimited, Repo
 from bot.matrix import Index
-from bot.readers import read_case
+from bot.readers import Case, read_case
 from bot.rules import diagnose
 from bot.settings import Settings
 from bot.store import Delivery, Store
@@ -46,6 +48,7 @@ class Processor:
         self.matrix = matrix
         self.clients = clients or Clients(settings)
         self.configs = ConfigCache()
+        self.index = DuplicateIndex(store.engine)
 
     def process(self, repo: str | None, number: int | None) -> Result:
         batch = self.store.pending(repo, number)
@@ -81,7 +84,7 @@ class Processor:
         if last.number is None or last.repo is None:
             return Result("skipped", f"{last.event}: no issue to triage")
         if last.event == "issues" and last.action in INDEX_ACTIONS:
-            return Result("skipped", f"issue {last.action}: kept for duplicate detection")
+            return self._reindex(last)
         try:
             return self._triage(last.repo, last.number, last.installation_id)
         except Gone as exc:
@@ -92,6 +95,7 @@ class Processor:
         repo = Repo(client, full_name, self.settings.dry_run)
         issue = repo.issue(number)
         if issue.state != "open":
+            self._index(full_name, number, issue.title or "", issue.body or "", issue.state)
             return Result("skipped", "the issue is closed")
         config = self.configs.get(repo)
         if any(label.name in config.exempt_labels for label in issue.labels):
@@ -104,7 +108,28 @@ class Processor:
         before = self.store.issue(full_name, number)
         if before.digest == now and before.comment_id is not None:
             return Result("skipped", "nothing the diagnosis reads has changed")
-        plan = plan_for(case, diagnose(case, self.matrix), config, [], self.matrix)
+        findings = diagnose(case, self.matrix)
+        features = self._index(full_name, number, issue.title or "", issue.body or "", "open", case, findings)
+        found = self.index.similar(full_name, features, before=number) if config.duplicates else []
+        plan = plan_for(case, findings, config, duplicates(found), self.matrix)
         outcome = apply(repo, issue, comments, bot, plan, self.store, config.needs_env_label, now)
         return Result("done", f"comment {outcome.comment}; labels +{outcome.labels_added} -{outcome.labels_removed}",
                       outcome)  # fmt: skip
+
+    def _index(self, repo: str, number: int, title: str, body: str, state: str, case: Case | None = None,
+               findings: list[Finding] | None = None) -> Features:  # fmt: skip
+        case = case or read_case(self.matrix, body, title)
+        findings = diagnose(case, self.matrix) if findings is None else findings
+        features = extract(case, findings, self.matrix, body)
+        self.index.record(repo, number, title, state, features)
+        return features
+
+    def _reindex(self, delivery: Delivery) -> Result:
+        """closed/deleted/transferred, from the payload alone: no GitHub call."""
+        repo, number = delivery.repo or "", delivery.number or 0
+        if delivery.action != "closed":
+            self.index.remove(repo, number)  # deleted, or now another repository's issue
+            return Result("done", f"issue {delivery.action}: removed from the duplicate index")
+        issue = delivery.payload.get("issue") or {}
+        self._index(repo, number, str(issue.get("title") or ""), str(issue.get("body") or ""), "closed")
+        return Result("done", "issue closed: kept in the duplicate index as closed")

@@ -52,7 +52,9 @@ DOCKER = Screened(
 # `export CUDA_VISIBLE_DEVICES=1`, `CUDA_VISIBLE_DEVICES=$0 ./run.py`, `os.environ["CUDA_VISIBLE_DEVICES"]='1'`.
 ASSIGNMENT = Screened(
     r"\b((?:CUDA|NVIDIA)_VISIBLE_DEVICES|CUDA_DEVICE_ORDER|LD_LIBRARY_PATH|NCCL_[A-Z_]+|PYTORCH_CUDA_ALLOC_CONF)"
-    r"""(?:["']\])?\s*=\s*["']?([^\s"'`;]*)""",
+    # A quoted value may follow spaces (Python); a bare one may not: in `env CUDA_VISIBLE_DEVICES= python3` the
+    # variable is set to the empty string and python3 is the command.
+    r"""(?:["']\])?\s*=(?:\s*["']([^"'\n]*)|([^\s"'`;]*))""",
     flags=0,
 )
 # Subjects named in prose that some rules need alongside the facts (an A100 alone says nothing about FP8).
@@ -110,7 +112,8 @@ def read(section: Section, matrix: Index) -> Partial:
             partial.topics[name] = text.quote(match.start(), match.end())
     variables: dict[str, tuple[int, str]] = {}
     for match in text.all(ASSIGNMENT):
-        variables.setdefault(match.group(1), (text.line_of(match.start()), match.group(2)))
+        value = match.group(2) if match.group(2) is not None else match.group(3)
+        variables.setdefault(match.group(1), (text.line_of(match.start()), value))
     if variables:
         first = min(index for index, _ in variables.values())
         partial.add(ENV, {name: value for name, (_, value) in variables.items()}, section, first)

@@ -19,6 +19,7 @@ from bot.app import Service, create_app
 from bot.matrix import default as default_matrix
 from bot.metrics import Metrics
 from bot.queue import Queue
+from bot.render import MARKER
 from bot.settings import Settings
 from bot.store import Store
 from bot.worker import Processor
@@ -98,3 +99,14 @@ def broken_report() -> str:
 
 def healthy_report() -> str:
     return fixture_text("h200-1gpu", "collector.md")
+
+
+def bot_comments(fake: FakeGitHub, number: int = 1) -> list[dict[str, Any]]:
+    return [c for c in fake.comments_on(REPO, number) if MARKER in str(c["body"])]
+
+
+def opened(body: str, number: int = 1, title: str | None = None) -> dict[str, Any]:
+    changes: dict[str, Any] = {"issue.body": body, "issue.number": number}
+    if title is not None:
+        changes["issue.title"] = title
+    return payload("issues.opened", **changes)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from bot.matrix import Index
 from bot.readers import read_case, sections
 from bot.rules import diagnose
@@ -171,3 +173,16 @@ def test_wrapped_error_lines_are_joined(matrix: Index) -> None:
 def test_nothing_to_read(matrix: Index) -> None:
     case = read_case(matrix, None)
     assert case.report.facts == {} and case.formats == [] and case.errors == []
+
+
+@pytest.mark.parametrize(
+    ("line", "value"),
+    [
+        ("env CUDA_VISIBLE_DEVICES= python3 train.py", ""),  # set to empty; python3 is the command
+        ("CUDA_VISIBLE_DEVICES=0,1 torchrun train.py", "0,1"),
+        ('os.environ["CUDA_VISIBLE_DEVICES"] = "2"', "2"),
+        ("export CUDA_VISIBLE_DEVICES='3'", "3"),
+    ],
+)
+def test_environment_assignments_read_as_the_shell_does(matrix: Index, line: str, value: str) -> None:
+    assert read_case(matrix, line).report.get(ENV) == {"CUDA_VISIBLE_DEVICES": value}

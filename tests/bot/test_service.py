@@ -3,17 +3,15 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
-
-from bot.render import MARKER
 from tests.bot.service import (
     REPO,
     Running,
+    bot_comments,
     broken_report,
     healthy_report,
+    opened,
     payload,
     running,
     settings_for,
@@ -23,25 +21,6 @@ from tests.bot.service import (
 from tests.fakegithub import FakeGitHub
 
 NO_REPORT = "### Describe the bug\n\nIt crashes.\n\n### Versions\n\n_No response_\n"
-
-
-@pytest.fixture
-def fake(fake_github: FakeGitHub) -> FakeGitHub:
-    fake_github.add_repo(REPO)
-    return fake_github
-
-
-@pytest.fixture
-def bot(fake: FakeGitHub, tmp_path: Path) -> Iterator[Running]:
-    yield from running(settings_for(fake, tmp_path / "bot.db"), fake)
-
-
-def bot_comments(fake: FakeGitHub, number: int = 1) -> list[dict[str, object]]:
-    return [c for c in fake.comments_on(REPO, number) if MARKER in str(c["body"])]
-
-
-def opened(body: str, number: int = 1) -> dict[str, object]:
-    return payload("issues.opened", **{"issue.body": body, "issue.number": number})
 
 
 def test_a_report_with_a_known_problem_gets_one_comment_and_the_label(bot: Running, fake: FakeGitHub) -> None:
