@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import datetime
 import json
 import sys
 from collections.abc import Sequence
@@ -25,6 +26,10 @@ def parser() -> argparse.ArgumentParser:
     t.add_argument("file", nargs="?", default="-", help="a file holding the issue body or report ('-': stdin)")
     t.add_argument("--title", default="", help="the issue title")
     t.add_argument("--json", action="store_true", help="print labels, findings, facts and comment as JSON")
+    t.add_argument("--db", metavar="URL", help="a duplicate index (sqlite:///index.db, postgresql://...): list "
+                   "the issues it holds that look like this one")  # fmt: skip
+    t.add_argument("--record", type=int, metavar="NUMBER", help="with --db: add this text to the index as issue NUMBER")
+    t.add_argument("--repo", default="local", metavar="OWNER/REPO", help="with --db: the repository's index to use")
     m = commands.add_parser("matrix", help="what a torch wheel needs and runs on")
     m.add_argument("--torch", required=True, metavar="VERSION", help='e.g. "2.7.1+cu128" or "2.7.1" (default variant)')
     m.add_argument("--json", action="store_true")
@@ -39,7 +44,21 @@ def parser() -> argparse.ArgumentParser:
     j.add_argument("--retry", nargs="+", metavar="DELIVERY_ID", help="put these dead letters back in the queue")
     a = commands.add_parser("action", help="GitHub Action mode: handle this workflow run's event once")
     a.add_argument("--dry-run", action="store_true")
+    b = commands.add_parser("backfill", help="load a repository's existing issues into the duplicate index")
+    b.add_argument("repo", metavar="OWNER/REPO")
+    b.add_argument("--since", type=since_date, metavar="DATE", help="only issues updated since (YYYY-MM-DD[THH:MM])")
+    b.add_argument("--triage", action="store_true", help="also triage every open issue (labels, comment)")
+    b.add_argument("--dry-run", action="store_true", help="with --triage: log the writes instead of making them")
+    b.add_argument("--quiet", action="store_true", help="no progress bar")
     return p
+
+
+def since_date(text: str) -> datetime.datetime:
+    try:
+        moment = datetime.datetime.fromisoformat(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a date like 2025-01-31 or 2025-01-31T12:00") from exc
+    return moment if moment.tzinfo else moment.replace(tzinfo=datetime.timezone.utc)
 
 
 def read_input(name: str) -> str:
@@ -67,12 +86,23 @@ def plan_json(plan: Plan) -> dict[str, object]:
 
 
 def run_triage(args: argparse.Namespace) -> int:
+    if args.record is not None and not args.db:
+        raise SystemExit("python -m bot triage: --record needs --db URL (the index to add the issue to)")
     text = read_input(args.file)
-    plan = triage(default_matrix(), text, title=args.title)
+    matrix = default_matrix()
+    plan, recorded = triage(matrix, text, title=args.title), None
+    if args.db:
+        from bot.cli_dedupe import with_duplicates
+
+        plan, recorded = with_duplicates(plan, text, matrix, args.db, args.repo, args.record)
     if args.json:
-        sys.stdout.write(json.dumps(plan_json(plan), indent=2, ensure_ascii=False) + "\n")
+        data = plan_json(plan)
+        if args.db:
+            data["duplicates"] = [{"number": d.number, "score": d.score, "evidence": d.evidence, "title": d.title,
+                                   "state": d.state} for d in plan.duplicates]  # fmt: skip
+        sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
     else:
-        sys.stdout.write(templating.render("triage.txt.j2", plan=plan))
+        sys.stdout.write(templating.render("triage.txt.j2", plan=plan, recorded=recorded))
     return 0
 
 
@@ -85,7 +115,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cli_matrix.run(default_matrix(), args.torch, as_json=args.json)
         from bot import commands  # the service's dependencies (FastAPI, PyGithub, huey) load only here
 
-        handler = {"serve": commands.serve, "worker": commands.worker, "jobs": commands.jobs, "action": commands.action}
+        handler = {"serve": commands.serve, "worker": commands.worker, "jobs": commands.jobs, "action": commands.action,
+                   "backfill": commands.backfill}  # fmt: skip
         return handler[args.command](args)
     except MatrixError as exc:
         sys.stderr.write(f"python -m bot: the packaged compatibility matrix is broken: {exc}\n")

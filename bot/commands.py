@@ -10,6 +10,7 @@ import sys
 import time
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from bot.matrix import default as default_matrix
 from bot.settings import Settings, SettingsError, from_env
@@ -113,3 +114,28 @@ def action(args: argparse.Namespace) -> int:
         log.info("%s: %s", result.outcome, result.detail)
         return 0 if result.outcome != "dead" else 1
     return 1
+
+
+def backfill(args: argparse.Namespace) -> int:
+    """Load (and with --triage, triage) a repository's existing issues; resumable, rate-limit aware."""
+    from tqdm import tqdm
+
+    from bot.backfill import Backfill, Options
+    from bot.worker import Processor
+
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(message)s")
+    if args.repo.count("/") != 1 or not all(args.repo.split("/")):
+        raise SystemExit(f"python -m bot backfill: {args.repo!r} is not OWNER/REPO")
+    settings = _settings(dry_run=args.dry_run, need_secret=False)
+    store = Store(settings.database_url)
+    store.create()
+    matrix = default_matrix()
+    processor = Processor(settings, store, matrix)
+    job = Backfill(settings, store.engine, matrix, processor)
+
+    def progress(items: Any) -> Any:
+        return tqdm(items, desc=args.repo, unit=" issues", file=sys.stderr, disable=args.quiet or None)
+
+    summary = job.run(args.repo, Options(since=args.since, triage=args.triage), progress)
+    sys.stdout.write(templating.render("backfill.txt.j2", s=summary, dry_run=settings.dry_run))
+    return 0

@@ -97,6 +97,16 @@ class Clients:
                 self._clients[key] = self._new(key)
             return self._clients[key]
 
+    def for_repo(self, full_name: str) -> tuple[github.Github, int | None]:
+        """A client for one repository, and for an App the installation that covers it."""
+        if not self.settings.app_auth:
+            return self.client(None), None
+        app = Auth.AppAuth(self.settings.app_id, self.settings.app_private_key)  # type: ignore[arg-type]
+        integration = github.GithubIntegration(auth=app, base_url=self.settings.api_url)
+        owner, _, name = full_name.partition("/")
+        installation = guarded(lambda: integration.get_repo_installation(owner, name))
+        return self.client(installation.id), installation.id
+
     def forget(self, installation_id: int | None) -> None:
         with self._lock:
             self._clients.pop(installation_id, None)

@@ -18,37 +18,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 
-metadata = sa.MetaData()
-
-deliveries = sa.Table(
-    "deliveries",
-    metadata,
-    sa.Column("seq", sa.Integer, primary_key=True, autoincrement=True),
-    sa.Column("delivery_id", sa.String(64), nullable=False, unique=True),
-    sa.Column("event", sa.String(64), nullable=False),
-    sa.Column("action", sa.String(64)),
-    sa.Column("repo", sa.String(200)),
-    sa.Column("number", sa.Integer),
-    sa.Column("installation_id", sa.BigInteger),
-    sa.Column("payload", sa.Text, nullable=False),
-    sa.Column("state", sa.String(16), nullable=False, default="pending"),
-    sa.Column("attempts", sa.Integer, nullable=False, default=0),
-    sa.Column("last_error", sa.Text),
-    sa.Column("received_at", sa.DateTime(timezone=True), nullable=False),
-    sa.Column("done_at", sa.DateTime(timezone=True)),
-    sa.Index("deliveries_issue_state", "repo", "number", "state"),
-)
-
-issues = sa.Table(
-    "issues",
-    metadata,
-    sa.Column("repo", sa.String(200), primary_key=True),
-    sa.Column("number", sa.Integer, primary_key=True),
-    sa.Column("digest", sa.String(64)),  # what the diagnosis read, to skip edits that change nothing
-    sa.Column("comment_id", sa.BigInteger),
-    sa.Column("needs_env", sa.Boolean, nullable=False, default=False),
-    sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
-)
+from bot.tables import deliveries, issues, metadata
 
 
 def now() -> datetime.datetime:
@@ -86,10 +56,7 @@ class Store:
             sa.event.listen(self.engine, "connect", _sqlite_pragmas)
 
     def create(self) -> None:
-        from bot.dedupe.index import metadata as index_metadata
-
         metadata.create_all(self.engine)
-        index_metadata.create_all(self.engine)
 
     # --- the inbox ------------------------------------------------------------------------------------------
 

@@ -90,6 +90,13 @@ class Processor:
         except Gone as exc:
             return Result("skipped", f"{last.repo}#{last.number} is gone: {exc}")
 
+    def triage_issue(self, full_name: str, number: int, installation_id: int | None) -> Result:
+        """Triage one issue now, outside the queue (backfill): GitHub failures are raised, not retried."""
+        try:
+            return self._triage(full_name, number, installation_id)
+        except Gone as exc:
+            return Result("skipped", f"{full_name}#{number} is gone: {exc}")
+
     def _triage(self, full_name: str, number: int, installation_id: int | None) -> Result:
         client = self.clients.client(installation_id)
         repo = Repo(client, full_name, self.settings.dry_run)

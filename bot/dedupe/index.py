@@ -19,33 +19,8 @@ from sqlalchemy.dialects import postgresql, sqlite
 
 from bot.dedupe.features import Features
 from bot.dedupe.score import THRESHOLD, Similarity, norm, similarity
+from bot.tables import dup_df, dup_issues, dup_postings, metadata
 from collector import codec
-
-metadata = sa.MetaData()
-dup_issues = sa.Table(
-    "dup_issues", metadata,
-    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-    sa.Column("repo", sa.String(200), nullable=False),
-    sa.Column("number", sa.Integer, nullable=False),
-    sa.Column("title", sa.String(300), nullable=False),
-    sa.Column("state", sa.String(10), nullable=False),
-    sa.Column("norm", sa.Float, nullable=False),
-    sa.Column("features", sa.Text, nullable=False),
-    sa.UniqueConstraint("repo", "number"),
-)  # fmt: skip
-dup_postings = sa.Table(
-    "dup_postings", metadata,
-    sa.Column("repo", sa.String(200), primary_key=True),
-    sa.Column("key", sa.String(250), primary_key=True),
-    sa.Column("issue_id", sa.Integer, primary_key=True),
-    sa.Index("dup_postings_issue", "issue_id"),
-)  # fmt: skip
-dup_df = sa.Table(
-    "dup_df", metadata,
-    sa.Column("repo", sa.String(200), primary_key=True),
-    sa.Column("key", sa.String(250), primary_key=True),
-    sa.Column("df", sa.Integer, nullable=False),
-)  # fmt: skip
 
 ISSUES_KEY = "#issues"
 POSTED_TERMS = 20  # the rarest words of a body get postings; every title word does

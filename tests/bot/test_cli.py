@@ -72,3 +72,25 @@ def test_matrix_refuses_what_it_does_not_know() -> None:
     done = bot("matrix", "--torch", "2.16.0")
     assert done.returncode == 1 and "does not know torch 2.16.0" in done.stderr
     assert "has no cu999 wheels" in bot("matrix", "--torch", "2.7.1+cu999").stderr
+
+
+def test_an_offline_index_records_issues_and_lists_duplicates(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'index.db'}"
+    broken = FIXTURES / "h200-1gpu"
+    first = bot("triage", str(broken / "broken-cvd-empty.md"), "--db", db, "--record", "1", "--title", "CUDA gone")
+    assert first.returncode == 0 and "Recorded as local#1; that index now holds 1 issue." in first.stdout
+    other = bot("triage", str(broken / "broken-ld-cudnn.md"), "--db", db, "--record", "2", "--title", "cuDNN")
+    assert "Possible duplicates" not in other.stdout
+    query = bot("triage", str(broken / "broken-cvd-empty-torch.txt"), "--db", db, "--json", "--title", "No GPUs")
+    duplicates = json.loads(query.stdout)["duplicates"]
+    assert [d["number"] for d in duplicates] == [1]
+    assert set(duplicates[0]) >= {"number", "score", "evidence"} and 0 < duplicates[0]["score"] <= 1
+    assert any("same error signature" in line for line in duplicates[0]["evidence"])
+
+
+def test_recording_needs_an_index_and_a_bad_index_url_is_a_clear_error() -> None:
+    report = str(FIXTURES / "h200-1gpu" / "broken-cvd-empty.md")
+    no_db = bot("triage", report, "--record", "3")
+    assert no_db.returncode != 0 and "--record needs --db" in no_db.stderr
+    bad = bot("triage", report, "--db", "nosuchdb://x")
+    assert bad.returncode != 0 and "cannot open the index at nosuchdb://x" in bad.stderr

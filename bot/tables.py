@@ -1,0 +1,78 @@
+"""Every table the bot keeps, on one MetaData: SQLite by default, PostgreSQL when scaled out.
+
+One place for the schema, so `create_all` (and migrations) see all of it.
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+
+metadata = sa.MetaData()
+
+deliveries = sa.Table(
+    "deliveries",
+    metadata,
+    sa.Column("seq", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("delivery_id", sa.String(64), nullable=False, unique=True),
+    sa.Column("event", sa.String(64), nullable=False),
+    sa.Column("action", sa.String(64)),
+    sa.Column("repo", sa.String(200)),
+    sa.Column("number", sa.Integer),
+    sa.Column("installation_id", sa.BigInteger),
+    sa.Column("payload", sa.Text, nullable=False),
+    sa.Column("state", sa.String(16), nullable=False, default="pending"),
+    sa.Column("attempts", sa.Integer, nullable=False, default=0),
+    sa.Column("last_error", sa.Text),
+    sa.Column("received_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("done_at", sa.DateTime(timezone=True)),
+    sa.Index("deliveries_issue_state", "repo", "number", "state"),
+)
+
+issues = sa.Table(
+    "issues",
+    metadata,
+    sa.Column("repo", sa.String(200), primary_key=True),
+    sa.Column("number", sa.Integer, primary_key=True),
+    sa.Column("digest", sa.String(64)),  # what the diagnosis read, to skip edits that change nothing
+    sa.Column("comment_id", sa.BigInteger),
+    sa.Column("needs_env", sa.Boolean, nullable=False, default=False),
+    sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+)
+
+# The duplicate index (bot/dedupe/index.py).
+dup_issues = sa.Table(
+    "dup_issues", metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("repo", sa.String(200), nullable=False),
+    sa.Column("number", sa.Integer, nullable=False),
+    sa.Column("title", sa.String(300), nullable=False),
+    sa.Column("state", sa.String(10), nullable=False),
+    sa.Column("norm", sa.Float, nullable=False),
+    sa.Column("features", sa.Text, nullable=False),
+    sa.UniqueConstraint("repo", "number"),
+)  # fmt: skip
+dup_postings = sa.Table(
+    "dup_postings", metadata,
+    sa.Column("repo", sa.String(200), primary_key=True),
+    sa.Column("key", sa.String(250), primary_key=True),
+    sa.Column("issue_id", sa.Integer, primary_key=True),
+    sa.Index("dup_postings_issue", "issue_id"),
+)  # fmt: skip
+dup_df = sa.Table(
+    "dup_df", metadata,
+    sa.Column("repo", sa.String(200), primary_key=True),
+    sa.Column("key", sa.String(250), primary_key=True),
+    sa.Column("df", sa.Integer, nullable=False),
+)  # fmt: skip
+
+# Where `python -m bot backfill` got to in each repository (bot/backfill.py).
+backfills = sa.Table(
+    "backfills",
+    metadata,
+    sa.Column("repo", sa.String(200), primary_key=True),
+    sa.Column("since", sa.String(40)),  # updated_at of the last issue loaded (ISO 8601)
+    sa.Column("etag", sa.String(200)),  # of the listing from `since`, for a conditional request next time
+    sa.Column("issues", sa.Integer, nullable=False, default=0),
+    sa.Column("finished", sa.Boolean, nullable=False, default=False),
+    sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+)
