@@ -7,9 +7,9 @@ frequencies count every stored term of an issue, so idf is right even for terms 
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
-from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -18,7 +18,7 @@ import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
 
 from bot.dedupe.features import Features
-from bot.dedupe.score import THRESHOLD, Similarity, norm, similarity
+from bot.dedupe.score import THRESHOLD, Similarity, Vector, norm, similarity
 from bot.tables import dup_df, dup_issues, dup_postings, metadata
 from collector import codec
 
@@ -26,6 +26,7 @@ ISSUES_KEY = "#issues"
 POSTED_TERMS = 20  # the rarest words of a body get postings; every title word does
 POSTING_BUDGET = 6000  # postings read per query, rarest keys first
 CANDIDATES = 40
+FIELDS = tuple(field.name for field in dataclasses.fields(Features))
 COMMON = 0.2  # keys in more than this share of issues are useless for retrieval
 
 
@@ -87,8 +88,8 @@ class DuplicateIndex:
         if row is None:
             return False
         posted = set(conn.scalars(sa.select(dup_postings.c.key).where(dup_postings.c.issue_id == row.id)))
-        stored = codec.decode_as(Features, json.loads(row.features))
-        self._count(conn, repo, posted | {term_key(t) for t in stored.terms} | {ISSUES_KEY}, -1)
+        terms = stored(row.features).terms
+        self._count(conn, repo, posted | {term_key(t) for t in terms} | {ISSUES_KEY}, -1)
         conn.execute(dup_postings.delete().where(dup_postings.c.issue_id == row.id))
         conn.execute(dup_issues.delete().where(dup_issues.c.id == row.id))
         return True
@@ -124,15 +125,14 @@ class DuplicateIndex:
             total = df.get(ISSUES_KEY, 0)
             if total == 0:
                 return []
-            weights = _retrieve(conn, repo, _rarest(keys, df, total), lambda k: idf(df[k], total))
-            rows = _rows(conn, sorted(weights, key=lambda i: -weights[i])[:CANDIDATES])
-        idf_of = lambda term: idf(df.get(term_key(term), 0) or 1, total)  # noqa: E731
+            chosen = _rarest(keys, df, total)
+            rows = _rows(conn, _retrieve(conn, repo, {key: idf(df[key], total) for key in chosen}))
+        words = Vector.of(features.terms, lambda term: idf(df.get(term_key(term), 0) or 1, total))
         found = []
         for row in rows:
             if (before is not None and row.number >= before) or row.number == exclude:
                 continue
-            stored = codec.decode_as(Features, json.loads(row.features))
-            alike = similarity(features, stored, idf_of, row.norm)
+            alike = similarity(features, words, stored(row.features), row.norm)
             if alike.score >= threshold:
                 found.append(Candidate(row.number, row.title, row.state, alike))
         found.sort(key=lambda c: (c.state != "open", -c.similarity.score, c.number))
@@ -179,16 +179,37 @@ def _rarest(keys: set[str], df: dict[str, int], total: int) -> list[str]:
     return chosen
 
 
-def _retrieve(conn: sa.Connection, repo: str, keys: list[str], weight: Any) -> dict[int, float]:
-    scores: dict[int, float] = defaultdict(float)
-    if not keys:
-        return scores
-    query = sa.select(dup_postings.c.key, dup_postings.c.issue_id).where(
-        dup_postings.c.repo == repo, dup_postings.c.key.in_(keys)
-    )
-    for key, issue_id in conn.execute(query):
-        scores[issue_id] += weight(key) * (3.0 if key[:2] in ("e:", "f:") else 1.0)
-    return scores
+# The chosen keys travel as one JSON parameter, so the statement is the same text every time (SQLAlchemy's
+# compiled cache and the database's plan cache both hit) and the adding up happens inside the database.
+RETRIEVE = {
+    "sqlite": sa.text(
+        "SELECT p.issue_id, SUM(c.value) AS score FROM json_each(:weights) AS c "
+        "JOIN dup_postings AS p ON p.repo = :repo AND p.key = c.key "
+        "GROUP BY p.issue_id ORDER BY score DESC LIMIT :limit"
+    ),
+    "postgresql": sa.text(
+        "SELECT p.issue_id, SUM(CAST(c.value AS double precision)) AS score "
+        "FROM jsonb_each_text(CAST(:weights AS jsonb)) AS c(key, value) "
+        "JOIN dup_postings AS p ON p.repo = :repo AND p.key = c.key "
+        "GROUP BY p.issue_id ORDER BY score DESC LIMIT :limit"
+    ),
+}
+
+
+def _retrieve(conn: sa.Connection, repo: str, weights: dict[str, float]) -> list[int]:
+    """The best candidates: issues sharing the chosen keys, by summed idf (signature and frames count thrice)."""
+    if not weights:
+        return []
+    boosted = {key: weight * (3.0 if key[:2] in ("e:", "f:") else 1.0) for key, weight in weights.items()}
+    statement = RETRIEVE[conn.dialect.name]
+    found = conn.execute(statement, {"weights": json.dumps(boosted), "repo": repo, "limit": CANDIDATES})
+    return [issue_id for issue_id, _ in found]
+
+
+def stored(raw: str) -> Features:
+    """A stored issue's features: written by record() from a Features, so read back without re-validation."""
+    data = json.loads(raw)
+    return Features(**{name: data[name] for name in FIELDS if name in data})
 
 
 def _rows(conn: sa.Connection, ids: list[int]) -> list[Any]:

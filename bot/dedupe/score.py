@@ -38,7 +38,23 @@ class Similarity:
 IdfOf = Callable[[str], float]
 
 
-def similarity(query: Features, doc: Features, idf: IdfOf, doc_norm: float) -> Similarity:
+@dataclass(frozen=True)
+class Vector:
+    """An issue's words as log-tf x idf weights, with their norm (and each word's idf, for the other side)."""
+
+    weights: dict[str, float]
+    idf: dict[str, float]
+    norm: float
+
+    @classmethod
+    def of(cls, terms: dict[str, int], idf: IdfOf) -> Vector:
+        idfs = {term: idf(term) for term in terms}
+        weights = {term: (1 + math.log(count)) * idfs[term] for term, count in terms.items()}
+        return cls(weights, idfs, math.sqrt(sum(w * w for w in weights.values())))
+
+
+def similarity(query: Features, words_of_query: Vector, doc: Features, doc_norm: float) -> Similarity:
+    """`words_of_query` is computed once per query; `doc_norm` was stored when the document was indexed."""
     matches: list[Match] = []
     error, shared_error = _error_similarity(query.errors, doc.errors)
     if shared_error:
@@ -47,7 +63,7 @@ def similarity(query: Features, doc: Features, idf: IdfOf, doc_norm: float) -> S
     frames = len(shared_frames) / min(len(query.frames), len(doc.frames)) if shared_frames else 0.0
     if shared_frames:
         matches.append(Match("frames", ", ".join(shared_frames)))
-    words = _cosine(query.terms, doc.terms, idf, doc_norm)
+    words = _cosine(words_of_query, doc.terms, doc_norm)
     categories, conflict = _categories(query.categories, doc.categories)
     if categories:
         matches.append(Match("finding", ", ".join(sorted(set(query.categories) & set(doc.categories)))))
@@ -82,22 +98,17 @@ def _jaccard(a: set[str], b: set[str]) -> float:
     return len(a & b) / len(a | b) if a and b else 0.0
 
 
-def _cosine(query: dict[str, int], doc: dict[str, int], idf: IdfOf, doc_norm: float) -> float:
-    """Cosine of log-tf x idf vectors; the document's norm was computed when it was indexed."""
-    if not query or not doc or doc_norm <= 0:
+def _cosine(query: Vector, doc: dict[str, int], doc_norm: float) -> float:
+    """Cosine of log-tf x idf vectors: the query's idf is today's, the document's norm is from when it was
+    indexed; the drift is clamped (refresh() recomputes stored norms)."""
+    if not doc or doc_norm <= 0 or query.norm <= 0:
         return 0.0
-    dot, query_norm = 0.0, 0.0
-    for term, count in query.items():
-        weight = (1 + math.log(count)) * idf(term)
-        query_norm += weight * weight
-        if term in doc:
-            dot += weight * (1 + math.log(doc[term])) * idf(term)
-    # The stored norm used the frequencies of its day; clamp what drift remains (refresh() recomputes norms).
-    return min(1.0, dot / (math.sqrt(query_norm) * doc_norm)) if query_norm else 0.0
+    dot = sum(query.weights[t] * (1 + math.log(n)) * query.idf[t] for t, n in doc.items() if t in query.weights)
+    return min(1.0, dot / (query.norm * doc_norm))
 
 
 def norm(terms: dict[str, int], idf: IdfOf) -> float:
-    return math.sqrt(sum(((1 + math.log(count)) * idf(term)) ** 2 for term, count in terms.items()))
+    return Vector.of(terms, idf).norm
 
 
 def _categories(ours: list[str], theirs: list[str]) -> tuple[float, bool]:
