@@ -16,7 +16,9 @@ from bot.matrix import Index
 from bot.readers import Case
 from bot.rules.view import View
 
-NO_REPORT = "missing_env_report"  # a category every report-less issue shares: says nothing about the problem
+# Findings that are not a diagnosis of the environment: an error text's usual cause (the error signature already
+# carries it, and two issues with one error can have different causes), or the lack of a report.
+NOT_A_DIAGNOSIS = {"known_error", "missing_env_report", "matrix_does_not_know"}
 MAX_TERMS = 100
 MAX_ERRORS = 8
 MAX_FRAMES = 3
@@ -87,7 +89,7 @@ def extract(case: Case, findings: list[Finding], matrix: Index, body: str) -> Fe
         torch=f"{minor}+{tag}" if minor and tag else minor,
         cuda=view.torch_cuda,
         driver=driver.split(".")[0] if driver else None,
-        categories=sorted({f.category for f in findings if f.category and f.severity != "info"} - {NO_REPORT}),
+        categories=sorted({f.category for f in findings if f.category and f.id not in NOT_A_DIAGNOSIS}),
         terms=terms(title_terms, body),
         title_terms=sorted(set(title_terms)),
     )
