@@ -108,8 +108,9 @@ def main() -> int:
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"index build: {args.issues:,} issues in {build:.0f} s ({args.issues / build:,.0f} issues/s); "
           f"refresh {refresh:.1f} s")  # fmt: skip
-    print(f"query over {args.issues:,} issues ({args.queries} queries): p50 {statistics.median(latencies):.1f} ms, "
-          f"p99 {percentile(latencies, 0.99):.1f} ms, max {max(latencies):.1f} ms; {suggested} suggestions")  # fmt: skip
+    p50, p99 = statistics.median(latencies), percentile(latencies, 0.99)
+    print(f"query over {args.issues:,} issues ({args.queries} queries): p50 {p50:.1f} ms, p99 {p99:.1f} ms, "
+          f"max {max(latencies):.1f} ms; {suggested} suggestions")  # fmt: skip
     print(f"memory: peak RSS {peak:.0f} MiB" + (f"; database {size / 2**20:.0f} MiB on disk" if size else ""))
     return 0
 

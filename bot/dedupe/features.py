@@ -48,6 +48,11 @@ behavior behaviour response version versions environment information info output
 most reproduce steps step context additional system report details summary python
 """
 STOPWORDS = frozenset(_STOPWORDS.split())
+_PATH_WORDS = """
+home usr lib lib64 local bin opt site packages dist python3 conda envs anaconda3 miniconda3 venv users appdata
+programs root tmp include share
+"""
+PATH_WORDS = frozenset(_PATH_WORDS.split())
 
 
 @dataclass(frozen=True)
@@ -106,8 +111,9 @@ def frames(body: str) -> list[str]:
 
 
 def words(text: str) -> list[str]:
-    masked = MASKS[2][0].sub(" ", text.lower())  # a path's parts are noise, not words
-    return [word for word in WORD.findall(masked) if word not in STOPWORDS and not word.isdigit()]
+    # A path's file and module names are words (spconv/src/reordering_cuda.cu says a lot); its common parts are
+    # stop words.
+    return [word for word in WORD.findall(text.lower()) if word not in STOPWORDS and word not in PATH_WORDS]
 
 
 def terms(title_terms: list[str], body: str) -> dict[str, int]:

@@ -127,12 +127,15 @@ class DuplicateIndex:
                 return []
             chosen = _rarest(keys, df, total)
             rows = _rows(conn, _retrieve(conn, repo, {key: idf(df[key], total) for key in chosen}))
-        words = Vector.of(features.terms, lambda term: idf(df.get(term_key(term), 0) or 1, total))
+            rows = [row for row in rows if row.number != exclude and (before is None or row.number < before)]
+            docs = [stored(row.features) for row in rows]
+            # The candidates' title words are compared by idf too; look up the ones the query does not have.
+            df |= self._df(conn, repo, {term_key(t) for doc in docs for t in doc.title_terms} - set(df))
+        idf_of = lambda term: idf(df.get(term_key(term), 0) or 1, total)  # noqa: E731
+        words = Vector.of(features.terms, idf_of)
         found = []
-        for row in rows:
-            if (before is not None and row.number >= before) or row.number == exclude:
-                continue
-            alike = similarity(features, words, stored(row.features), row.norm)
+        for row, doc in zip(rows, docs, strict=True):
+            alike = similarity(features, words, doc, row.norm, idf_of)
             if alike.score >= threshold:
                 found.append(Candidate(row.number, row.title, row.state, alike))
         found.sort(key=lambda c: (c.state != "open", -c.similarity.score, c.number))

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from bot.dedupe.features import Features
 
 THRESHOLD = 0.5
-WEIGHTS = {"error": 0.35, "frames": 0.1, "words": 0.4, "categories": 0.15}
+WEIGHTS = {"error": 0.35, "frames": 0.1, "words": 0.3, "title": 0.2, "categories": 0.15}
 ENVIRONMENT_BONUS = {"archs": 0.03, "torch": 0.03, "cuda": 0.02, "driver": 0.02}
 CONFLICT_PENALTY = 0.15  # both diagnosed, and with nothing in common
 PARTIAL_ERROR = 0.6  # masked messages sharing this share of their words count as alike
@@ -53,7 +53,7 @@ class Vector:
         return cls(weights, idfs, math.sqrt(sum(w * w for w in weights.values())))
 
 
-def similarity(query: Features, words_of_query: Vector, doc: Features, doc_norm: float) -> Similarity:
+def similarity(query: Features, words_of_query: Vector, doc: Features, doc_norm: float, idf: IdfOf) -> Similarity:
     """`words_of_query` is computed once per query; `doc_norm` was stored when the document was indexed."""
     matches: list[Match] = []
     error, shared_error = _error_similarity(query.errors, doc.errors)
@@ -64,6 +64,9 @@ def similarity(query: Features, words_of_query: Vector, doc: Features, doc_norm:
     if shared_frames:
         matches.append(Match("frames", ", ".join(shared_frames)))
     words = _cosine(words_of_query, doc.terms, doc_norm)
+    title = _title(query.title_terms, doc.title_terms, idf)
+    if title >= 0.5:
+        matches.append(Match("title", ", ".join(sorted(set(query.title_terms) & set(doc.title_terms)))))
     categories, conflict = _categories(query.categories, doc.categories)
     if categories:
         matches.append(Match("finding", ", ".join(sorted(set(query.categories) & set(doc.categories)))))
@@ -71,6 +74,7 @@ def similarity(query: Features, words_of_query: Vector, doc: Features, doc_norm:
         WEIGHTS["error"] * error
         + WEIGHTS["frames"] * frames
         + WEIGHTS["words"] * words
+        + WEIGHTS["title"] * title
         + WEIGHTS["categories"] * categories
         - (CONFLICT_PENALTY if conflict else 0.0)
     )
@@ -105,6 +109,15 @@ def _cosine(query: Vector, doc: dict[str, int], doc_norm: float) -> float:
         return 0.0
     dot = sum(query.weights[t] * (1 + math.log(n)) * query.idf[t] for t, n in doc.items() if t in query.weights)
     return min(1.0, dot / (query.norm * doc_norm))
+
+
+def _title(ours: list[str], theirs: list[str], idf: IdfOf) -> float:
+    """Cosine of the titles' word sets, each word weighted by its idf."""
+    if not ours or not theirs:
+        return 0.0
+    weight = {term: idf(term) ** 2 for term in {*ours, *theirs}}
+    shared = sum(weight[t] for t in set(ours) & set(theirs))
+    return shared / math.sqrt(sum(weight[t] for t in set(ours)) * sum(weight[t] for t in set(theirs)))
 
 
 def norm(terms: dict[str, int], idf: IdfOf) -> float:

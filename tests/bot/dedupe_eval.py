@@ -100,27 +100,38 @@ def features_of(issue: Issue, matrix: Index) -> Features:
     return extract(case, diagnose(case, matrix), matrix, issue.body)
 
 
-def build(matrix: Index) -> tuple[DuplicateIndex, list[Issue], dict[str, Features]]:
+def place(issue: Issue, serial: int, pooled: bool) -> tuple[str, int]:
+    """Where an issue goes in the index: its own repository and number, or everything in one pool."""
+    owner, repo, number = issue.stem.rsplit("__", 2)
+    return (POOL, serial) if pooled else (f"{owner}/{repo}", int(number))
+
+
+def build(matrix: Index, pooled: bool = False) -> tuple[DuplicateIndex, list[Issue], dict[str, Features]]:
     index = DuplicateIndex(sa.create_engine("sqlite://"))
     index.create()
     issues = load_issues()
     features = {issue.stem: features_of(issue, matrix) for issue in issues}
-    for number, issue in enumerate(issues, start=1):
-        index.record(POOL, number, issue.title, "open", features[issue.stem])
-    index.refresh(POOL)
+    for serial, issue in enumerate(issues, start=1):
+        repo, number = place(issue, serial, pooled)
+        index.record(repo, number, issue.title, "open", features[issue.stem])
+    for repo in {place(issue, 0, pooled)[0] for issue in issues}:
+        index.refresh(repo)
     return index, issues, features
 
 
-def suggestions(index: DuplicateIndex, issues: list[Issue], features: dict[str, Features]
+def suggestions(index: DuplicateIndex, issues: list[Issue], features: dict[str, Features], pooled: bool = False
                 ) -> dict[str, list[tuple[str, float]]]:  # fmt: skip
-    """Every issue's candidates at threshold 0 (the sweep cuts them), best first."""
-    stems = {number: issue.stem for number, issue in enumerate(issues, start=1)}
+    """Every issue's candidates at threshold 0 (the sweep cuts them), best first. Per repository, as deployed:
+    an issue is offered the earlier issues of its repository; pooled: every other issue."""
+    stems = {place(issue, serial, pooled): issue.stem for serial, issue in enumerate(issues, start=1)}
     found: dict[str, list[tuple[str, float]]] = {}
-    for number, issue in enumerate(issues, start=1):
-        candidates: list[Candidate] = index.similar(POOL, features[issue.stem], threshold=0.0, exclude=number,
-                                                    limit=50)  # fmt: skip
+    for serial, issue in enumerate(issues, start=1):
+        repo, number = place(issue, serial, pooled)
+        before, exclude = (None, number) if pooled else (number, None)
+        candidates: list[Candidate] = index.similar(repo, features[issue.stem], before=before, exclude=exclude,
+                                                    threshold=0.0, limit=50)  # fmt: skip
         ranked = sorted(candidates, key=lambda c: -c.similarity.score)
-        found[issue.stem] = [(stems[c.number], c.similarity.score) for c in ranked]
+        found[issue.stem] = [(stems[repo, c.number], c.similarity.score) for c in ranked]
     return found
 
 
@@ -151,12 +162,7 @@ def measure(found: dict[str, list[tuple[str, float]]], causes: dict[str, str | N
     return Outcome(threshold, found_positives, len(positives), negatives, len(near_set & suggested), unknown)
 
 
-def main() -> int:
-    matrix = default_matrix()
-    index, issues, features = build(matrix)
-    found = suggestions(index, issues, features)
-    print(f"{len(issues)} issues, {len(load_pairs()[0])} duplicate pairs, {len(load_pairs()[1])} near-miss pairs")
-    causes = {issue.stem: issue.cause for issue in issues}
+def sweep(found: dict[str, list[tuple[str, float]]], causes: dict[str, str | None]) -> None:
     print("threshold  precision  recall  duplicates  wrong (near misses)  unjudged")
     for step in range(30, 95, 5):
         o = measure(found, causes, step / 100)
@@ -167,11 +173,22 @@ def main() -> int:
             f"{o.threshold:9.2f}  {o.precision:9.2f}  {o.recall:6.2f}  {found_of}  {wrong}"
             f"        {o.unknown_suggested:8d}{mark}"
         )
-    if "-v" in sys.argv:
-        duplicates, _ = load_pairs()
-        for a, b in duplicates:
-            score = next((s for stem, s in found[b] if stem == a), 0.0)
-            print(f"pair {a} <- {b}: {score:.2f}; top: {found[b][:2]}")
+
+
+def main() -> int:
+    matrix = default_matrix()
+    duplicates, near = load_pairs()
+    for pooled in (False, True):
+        index, issues, features = build(matrix, pooled)
+        found = suggestions(index, issues, features, pooled)
+        causes = {issue.stem: issue.cause for issue in issues}
+        where = "all issues in ONE index (harder than use)" if pooled else "each repository's own index (as deployed)"
+        print(f"\n{len(issues)} issues, {len(duplicates)} duplicate pairs, {len(near)} near-miss pairs; {where}")
+        sweep(found, causes)
+        if "-v" in sys.argv:
+            for a, b in duplicates:
+                score = next((s for stem, s in found[b] if stem == a), 0.0)
+                print(f"pair {a} <- {b}: {score:.2f}; top: {[(s, round(v, 2)) for s, v in found[b][:2]]}")
     return 0
 
 
