@@ -33,7 +33,9 @@ def with_duplicates(plan: Plan, text: str, matrix: Index, db_url: str, repo: str
             f"python -m bot triage --db needs the bot extra: pip install 'envtriage[bot]' ({exc})"
         ) from exc
     try:
-        index = DuplicateIndex(sa.create_engine(db_url))
+        from bot.store import engine_url
+
+        index = DuplicateIndex(sa.create_engine(engine_url(db_url)))
         index.create()
     except (sa.exc.ArgumentError, sa.exc.OperationalError) as exc:
         raise SystemExit(f"python -m bot triage: cannot open the index at {db_url}: {exc}") from exc

@@ -18,7 +18,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 
-from bot.tables import deliveries, issues, metadata
+from bot.tables import deliveries, issues
 
 
 def now() -> datetime.datetime:
@@ -47,8 +47,17 @@ class IssueState:
     needs_env: bool = False
 
 
+def engine_url(url: str) -> str:
+    """postgresql:// and postgres:// (what PaaS and docs hand out) mean the psycopg 3 driver this package ships."""
+    for prefix in ("postgresql://", "postgres://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url.removeprefix(prefix)
+    return url
+
+
 class Store:
     def __init__(self, url: str) -> None:
+        url = engine_url(url)
         self.engine = sa.create_engine(url, **_engine_options(url))
         self._locks: dict[str, threading.Lock] = {}
         self._locks_guard = threading.Lock()
@@ -56,7 +65,10 @@ class Store:
             sa.event.listen(self.engine, "connect", _sqlite_pragmas)
 
     def create(self) -> None:
-        metadata.create_all(self.engine)
+        """Bring the database to the current schema (alembic migrations; idempotent)."""
+        from bot.migrate import upgrade
+
+        upgrade(self.engine)
 
     # --- the inbox ------------------------------------------------------------------------------------------
 

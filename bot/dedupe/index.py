@@ -19,7 +19,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 
 from bot.dedupe.features import Features
 from bot.dedupe.score import THRESHOLD, Similarity, Vector, norm, similarity
-from bot.tables import dup_df, dup_issues, dup_postings, metadata
+from bot.tables import dup_df, dup_issues, dup_postings
 from collector import codec
 
 ISSUES_KEY = "#issues"
@@ -55,7 +55,9 @@ class DuplicateIndex:
         self.engine = engine
 
     def create(self) -> None:
-        metadata.create_all(self.engine)
+        from bot.migrate import upgrade
+
+        upgrade(self.engine)
 
     # --- writing --------------------------------------------------------------------------------------------
 
