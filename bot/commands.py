@@ -63,7 +63,7 @@ def worker(args: argparse.Namespace) -> int:
     store.create()
     queue = Queue(settings, Processor(settings, store, default_matrix()))
     queue.sweep(store)
-    Consumer(queue.huey, workers=args.threads, worker_type="thread", periodic=False).run()
+    Consumer(queue.huey, workers=args.threads, worker_type="thread", periodic=True).run()
     return 0
 
 

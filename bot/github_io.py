@@ -170,7 +170,11 @@ class Repo:
         try:
             guarded(lambda: self.repo.get_label(name))
         except Gone:
-            self.write(f"create label {name!r}", lambda: self.repo.create_label(name, color, description[:100]))
+            try:
+                self.write(f"create label {name!r}", lambda: self.repo.create_label(name, color, description[:100]))
+            except GithubException as exc:
+                if exc.status != 422:  # 422 already_exists: another worker created it a moment ago
+                    raise
 
 
 @dataclass

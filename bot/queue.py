@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from huey import RedisHuey, SqliteHuey
+from huey import RedisHuey, SqliteHuey, crontab
 from huey.api import Huey
 from huey.exceptions import RetryTask
 
@@ -23,6 +23,7 @@ from bot.worker import Processor, Retry
 
 log = logging.getLogger(__name__)
 TASK = "process_issue"
+SWEEP_TASK = "sweep_pending"
 LOCK_WAIT = 1.0
 
 
@@ -40,6 +41,18 @@ class Queue:
     def __init__(self, settings: Settings, processor: Processor | None) -> None:
         self.huey = make_huey(settings)
         self.task = _register(self.huey, processor)
+        if processor is not None:
+            self._register_sweep(processor.store)
+
+    def _register_sweep(self, store: Store) -> None:
+        """Every minute, wake issues whose wake-up was lost (a replica died between commit and enqueue, a worker
+        died holding the task). Standalone workers run it (huey's periodic tasks); the embedded one sweeps itself."""
+
+        @self.huey.periodic_task(crontab(minute="*"), name=SWEEP_TASK)  # type: ignore[untyped-decorator]
+        def sweep_pending() -> None:
+            woken = self.sweep(store)
+            if woken:
+                log.info("sweep: woke %d issues with pending deliveries", woken)
 
     def enqueue(self, repo: str | None, number: int | None) -> None:
         self.task(repo, number)

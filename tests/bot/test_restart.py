@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import subprocess
-import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -15,42 +13,15 @@ import httpx
 
 from bot.render import MARKER
 from bot.store import Store
-from tests.bot.service import REPO, SECRET, broken_report, payload, signed, wait_until
+from tests.bot.processes import bot_env, free_port, serving
+from tests.bot.service import REPO, broken_report, payload, signed, wait_until
 from tests.fakegithub import FakeGitHub
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 @contextmanager
 def server(fake: FakeGitHub, database: Path, port: int) -> Iterator[subprocess.Popen[bytes]]:
-    env = {
-        **os.environ, "GITHUB_WEBHOOK_SECRET": SECRET, "GITHUB_TOKEN": "t", "GITHUB_API_URL": fake.url,
-        "DATABASE_URL": f"sqlite:///{database}", "ENVTRIAGE_WRITE_SPACING": "0",
-    }  # fmt: skip
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "bot", "serve", "--port", str(port)], cwd=ROOT, env=env,
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
-    )  # fmt: skip
-    try:
-        wait_until(lambda: _up(port), timeout=30, step=0.1)
+    with serving(bot_env(fake, f"sqlite:///{database}"), port) as proc:
         yield proc
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGTERM)
-            proc.wait(10)
-
-
-def _up(port: int) -> bool:
-    try:
-        return httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200
-    except httpx.HTTPError:
-        return False
 
 
 def test_a_job_interrupted_by_kill_9_is_finished_after_restart(fake_github: FakeGitHub, tmp_path: Path) -> None:
