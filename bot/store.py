@@ -136,6 +136,15 @@ class Store:
             )
             return int(result.rowcount)
 
+    def finished(self) -> tuple[set[str], list[float]]:
+        """Done deliveries: their ids, and milliseconds from receipt to done (for load figures)."""
+        query = sa.select(deliveries.c.delivery_id, deliveries.c.received_at, deliveries.c.done_at).where(
+            deliveries.c.state == "done"
+        )
+        with self.engine.connect() as conn:
+            rows = conn.execute(query).all()
+        return {row[0] for row in rows}, [(row[2] - row[1]).total_seconds() * 1000 for row in rows if row[2]]
+
     def counts(self) -> dict[str, int]:
         query = sa.select(deliveries.c.state, sa.func.count()).group_by(deliveries.c.state)
         with self.engine.connect() as conn:
