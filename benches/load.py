@@ -153,6 +153,10 @@ def main() -> int:
     return 0 if figures["lost"] == 0 and figures["duplicated"] == 0 else 1
 
 
+def _terminate(signum: int, _frame: Any) -> None:
+    raise SystemExit(128 + signum)  # unwinds through Cluster.__exit__: no server or worker outlives the run
+
+
 if __name__ == "__main__":
-    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, _terminate)
     raise SystemExit(main())

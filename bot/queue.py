@@ -7,6 +7,7 @@ issue, so duplicate wake-ups collapse, and `sweep` re-enqueues every issue with 
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import threading
 import time
@@ -65,9 +66,15 @@ class Queue:
         return len(keys)
 
 
+def queue_name(database_url: str) -> str:
+    """One queue per database: two deployments sharing a Redis never take each other's jobs (a worker would
+    find nothing pending in its own database and drop the wake-up)."""
+    return "envtriage-" + hashlib.sha256(database_url.encode()).hexdigest()[:12]
+
+
 def make_huey(settings: Settings) -> Huey:
     if settings.queue_url and settings.queue_url.startswith(("redis://", "rediss://", "unix://")):
-        return RedisHuey("envtriage", url=settings.queue_url, results=False)
+        return RedisHuey(queue_name(settings.database_url), url=settings.queue_url, results=False)
     return SqliteHuey("envtriage", filename=queue_path(settings.database_url), results=False)
 
 
