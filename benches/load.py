@@ -26,11 +26,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-import httpx
-
 REPO_ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO_ROOT))
 
+from benches.load_client import ConnectionLost, Pool  # noqa: E402
 from benches.load_cluster import Cluster  # noqa: E402
 from bot.store import Store  # noqa: E402
 from tests.fakegithub.standalone import bodies  # noqa: E402
@@ -39,6 +38,7 @@ SECRET = "load-test-secret"
 REPO = "Codertocat/Hello-World"
 PAYLOADS = REPO_ROOT / "tests" / "fixtures" / "payloads"
 REDELIVER_AFTER = 1.0
+IN_FLIGHT = 64
 
 
 def deliveries(count: int, issues: int) -> list[tuple[str, str, bytes]]:
@@ -68,17 +68,18 @@ def headers(delivery_id: str, event: str, raw: bytes) -> dict[str, str]:
             "Content-Type": "application/json"}  # fmt: skip
 
 
-async def send(client: httpx.AsyncClient, url: str, item: tuple[str, str, bytes], deadline: float
-               ) -> tuple[str, int, float]:  # fmt: skip
+async def send(pools: list[Pool], n: int, item: tuple[str, str, bytes], deadline: float) -> tuple[str, int, float]:
     """One delivery, redelivered until acknowledged or the deadline: (id, status, ms of the acknowledged try)."""
     delivery_id, event, raw = item
     while True:
+        pool = pools[n % len(pools)]
+        request = pool.request(headers(delivery_id, event, raw), raw)
         start = time.perf_counter()
         try:
-            answer = await client.post(url, content=raw, headers=headers(delivery_id, event, raw), timeout=10)
-            if answer.status_code < 500:
-                return delivery_id, answer.status_code, (time.perf_counter() - start) * 1000
-        except httpx.HTTPError:
+            status = await asyncio.wait_for(pool.post(request), timeout=10)
+            if status < 500:
+                return delivery_id, status, (time.perf_counter() - start) * 1000
+        except (ConnectionLost, TimeoutError):
             pass
         if time.monotonic() > deadline:
             return delivery_id, 0, 0.0
@@ -86,18 +87,20 @@ async def send(client: httpx.AsyncClient, url: str, item: tuple[str, str, bytes]
 
 
 async def drive(urls: list[str], items: list[tuple[str, str, bytes]], rate: float, fault: Any) -> list[Any]:
-    limits = httpx.Limits(max_connections=400, max_keepalive_connections=100)
-    async with httpx.AsyncClient(limits=limits) as client:
-        start, tasks, fault_at = time.monotonic(), [], len(items) // 3
-        for n, item in enumerate(items):
-            delay = start + n / rate - time.monotonic()
-            if delay > 0:
-                await asyncio.sleep(delay)
-            if n == fault_at:
-                tasks.append(asyncio.create_task(asyncio.to_thread(fault)))
-            deadline = time.monotonic() + 120
-            tasks.append(asyncio.create_task(send(client, urls[n % len(urls)], item, deadline)))
-        results = await asyncio.gather(*tasks)
+    """Send on schedule over IN_FLIGHT kept-alive connections per replica; a sender that falls behind shows in
+    `sent_in`."""
+    pools = [Pool(url, IN_FLIGHT) for url in urls]
+    start, tasks, fault_at = time.monotonic(), [], len(items) // 3
+    for n, item in enumerate(items):
+        delay = start + n / rate - time.monotonic()
+        if delay > 0:
+            await asyncio.sleep(delay)
+        if n == fault_at:
+            tasks.append(asyncio.create_task(asyncio.to_thread(fault)))
+        tasks.append(asyncio.create_task(send(pools, n, item, time.monotonic() + 120)))
+    results = await asyncio.gather(*tasks)
+    for pool in pools:
+        await pool.close()
     return [r for r in results if isinstance(r, tuple)]
 
 

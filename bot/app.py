@@ -79,9 +79,12 @@ def _accept(service: Service, event: str, delivery_id: str, payload: dict[str, o
     decision = decide(event, delivery_id, payload, service.settings.bot_login, service.matrix)
     if decision.outcome != "queue" or decision.delivery is None:
         return decision
-    if not service.store.record(decision.delivery):
+    delivery = decision.delivery
+    seq = service.store.record(delivery)
+    if seq is None:
         return Decision("duplicate", f"delivery {delivery_id} was already received")
-    service.queue.enqueue(decision.delivery.repo, decision.delivery.number)
+    if not service.store.waiting_before(delivery.repo, delivery.number, seq):
+        service.queue.enqueue(delivery.repo, delivery.number)
     return decision
 
 

@@ -8,17 +8,33 @@ from __future__ import annotations
 
 import contextlib
 import datetime
+import functools
 import hashlib
 import json
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 
 from bot.tables import deliveries, issues
+
+# Built once: the webhook's two statements, executed with parameters (no per-request statement building).
+INSERT_DELIVERY = deliveries.insert().returning(deliveries.c.seq)
+WAITING_BEFORE = (
+    sa.select(deliveries.c.seq)
+    .where(
+        deliveries.c.state == "pending",
+        deliveries.c.repo == sa.bindparam("repo"),
+        deliveries.c.number == sa.bindparam("number"),
+        deliveries.c.seq < sa.bindparam("seq"),
+    )
+    .limit(1)
+)
+P = ParamSpec("P")
+R = TypeVar("R")
 
 
 def now() -> datetime.datetime:
@@ -47,6 +63,21 @@ class IssueState:
     needs_env: bool = False
 
 
+def reconnecting(method: Callable[P, R]) -> Callable[P, R]:
+    """Run once more when the database dropped the connection (a restart, a failover, an idle timeout)."""
+
+    @functools.wraps(method)
+    def call(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return method(*args, **kwargs)
+        except sa.exc.DBAPIError as exc:
+            if not exc.connection_invalidated:
+                raise
+            return method(*args, **kwargs)
+
+    return call
+
+
 def engine_url(url: str) -> str:
     """postgresql:// and postgres:// (what PaaS and docs hand out) mean the psycopg 3 driver this package ships."""
     for prefix in ("postgresql://", "postgres://"):
@@ -64,6 +95,17 @@ class Store:
         if url.startswith("sqlite"):
             sa.event.listen(self.engine, "connect", _sqlite_pragmas)
 
+    def warm(self) -> None:
+        """Open the pool's connections now, not on the first webhooks (a PostgreSQL connection is a process
+        fork on the server: a burst of them at start would delay the first answers)."""
+        if self.engine.dialect.name == "sqlite":
+            return
+        held = []
+        for _ in range(self.engine.pool.size()):  # type: ignore[attr-defined]
+            held.append(self.engine.connect())
+        for connection in held:
+            connection.close()
+
     def create(self) -> None:
         """Bring the database to the current schema (alembic migrations; idempotent)."""
         from bot.migrate import upgrade
@@ -72,8 +114,10 @@ class Store:
 
     # --- the inbox ------------------------------------------------------------------------------------------
 
-    def record(self, delivery: Delivery) -> bool:
-        """Store a delivery; False when it was seen before (a redelivery: GitHub reuses X-GitHub-Delivery)."""
+    @reconnecting
+    def record(self, delivery: Delivery) -> int | None:
+        """Store a delivery and return its sequence number; None when it was seen before (a redelivery: GitHub
+        reuses X-GitHub-Delivery)."""
         row = {
             "delivery_id": delivery.delivery_id, "event": delivery.event, "action": delivery.action,
             "repo": delivery.repo, "number": delivery.number, "installation_id": delivery.installation_id,
@@ -81,18 +125,29 @@ class Store:
         }  # fmt: skip
         try:
             with self.engine.begin() as conn:
-                conn.execute(deliveries.insert().values(**row))
+                return int(conn.execute(INSERT_DELIVERY, row).scalar_one())
         except IntegrityError:
-            return False
-        return True
+            return None
+
+    @reconnecting
+    def waiting_before(self, repo: str | None, number: int | None, seq: int) -> bool:
+        """Whether an earlier delivery of the same issue is still pending. Asked after `seq` was committed: if
+        so, whoever handles that one re-reads the issue's pending deliveries after finishing it, and finds this
+        one too, so it needs no wake-up of its own (see Processor.process)."""
+        if repo is None or number is None:
+            query = sa.select(deliveries.c.seq).where(
+                deliveries.c.state == "pending", deliveries.c.seq < seq, *_same_issue(repo, number)
+            )
+            with self.engine.connect() as conn:
+                return conn.execute(query.limit(1)).first() is not None
+        with self.engine.connect() as conn:
+            return conn.execute(WAITING_BEFORE, {"repo": repo, "number": number, "seq": seq}).first() is not None
 
     def pending(self, repo: str | None, number: int | None) -> list[Delivery]:
         """One issue's waiting deliveries, oldest first (repo None: installation events)."""
         query = (
             sa.select(deliveries)
-            .where(deliveries.c.state == "pending")
-            .where(deliveries.c.repo == repo if repo is not None else deliveries.c.repo.is_(None))
-            .where(deliveries.c.number == number if number is not None else deliveries.c.number.is_(None))
+            .where(deliveries.c.state == "pending", *_same_issue(repo, number))
             .order_by(deliveries.c.seq)
         )
         with self.engine.connect() as conn:
@@ -196,6 +251,13 @@ class Store:
                 conn.execute(issues.insert().values(repo=repo, number=number, **values))
 
 
+def _same_issue(repo: str | None, number: int | None) -> tuple[Any, Any]:
+    return (
+        deliveries.c.repo == repo if repo is not None else deliveries.c.repo.is_(None),
+        deliveries.c.number == number if number is not None else deliveries.c.number.is_(None),
+    )
+
+
 def _delivery(row: Any) -> Delivery:
     return Delivery(
         delivery_id=row["delivery_id"], event=row["event"], action=row["action"], repo=row["repo"],
@@ -217,4 +279,6 @@ def _engine_options(url: str) -> dict[str, Any]:
     if url.startswith("sqlite"):
         # One file shared by the web threads and the worker thread: wait for the lock instead of failing.
         return {"connect_args": {"timeout": 30, "check_same_thread": False}}
-    return {"pool_pre_ping": True}
+    # No pre-ping (a round trip per checkout, on the webhook's path): a connection the server dropped fails its
+    # first statement, SQLAlchemy discards the whole pool, and `reconnecting` tries once more.
+    return {"pool_size": 10, "max_overflow": 20, "pool_recycle": 1800}

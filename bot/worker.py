@@ -24,6 +24,7 @@ from bot.webhook import INDEX_ACTIONS, digest
 
 log = logging.getLogger(__name__)
 BACKOFF_CAP = 600.0
+MAX_ROUNDS = 20
 
 
 class Retry(Exception):
@@ -51,9 +52,19 @@ class Processor:
         self.index = DuplicateIndex(store.engine)
 
     def process(self, repo: str | None, number: int | None) -> Result:
-        batch = self.store.pending(repo, number)
-        if not batch:
-            return Result("nothing")
+        """Handle the issue's pending deliveries, then look again: deliveries that arrived meanwhile were not
+        given a wake-up of their own (Store.waiting_before) and are taken here."""
+        result = Result("nothing")
+        for _ in range(MAX_ROUNDS):
+            batch = self.store.pending(repo, number)
+            if not batch:
+                return result
+            result = self._round(batch)
+            if result.outcome == "dead":
+                return result
+        raise Retry(0.0, f"{repo}#{number} keeps receiving deliveries; continuing in a fresh task")
+
+    def _round(self, batch: list[Delivery]) -> Result:
         seqs = [delivery.seq for delivery in batch]
         try:
             result = self._handle(batch)
@@ -113,7 +124,7 @@ class Processor:
         case = read_case(self.matrix, issue.body, issue.title or "", texts)
         now = digest(case)
         before = self.store.issue(full_name, number)
-        if before.digest == now and before.comment_id is not None:
+        if before.digest == now:  # acted on this very content already (its comment, or its silence)
             return Result("skipped", "nothing the diagnosis reads has changed")
         findings = diagnose(case, self.matrix)
         features = self._index(full_name, number, issue.title or "", issue.body or "", "open", case, findings)

@@ -42,7 +42,11 @@ def stats(fake: FakeGitHub, repo: str) -> dict[str, Any]:
         calls = list(fake.calls)
         issues = dict(fake._repo(repo).issues)
     comments = {n: sum(MARKER in str(c["body"]) for c in fake.comments_on(repo, n)) for n in issues}
-    label_adds = Counter(f"{c.path} {c.body}" for c in calls if c.method == "POST" and c.path.endswith("/labels"))
+    label_adds = Counter(
+        f"{c.path} {c.body}"
+        for c in calls
+        if c.method == "POST" and "/issues/" in c.path and c.path.endswith("/labels")
+    )
     return {
         "requests": len(calls),
         "writes": sum(c.method in ("POST", "PATCH", "PUT", "DELETE") for c in calls),
