@@ -39,8 +39,8 @@ class Cluster:
 
     def __enter__(self) -> Cluster:
         # The fake GitHub stands for a service on other machines: on this box it yields the CPU like the workers.
-        fake = self._spawn("fake", ["nice", "-n", "10", sys.executable, "-m", "tests.fakegithub.standalone",
-                                    "--repo", self.repo, "--issues", str(self.issues)], stdout=subprocess.PIPE)  # fmt: skip
+        argv = ["nice", "-n", "10", sys.executable, "-m", "tests.fakegithub.standalone", "--repo", self.repo]
+        fake = self._spawn("fake", [*argv, "--issues", str(self.issues)], stdout=subprocess.PIPE)
         assert fake.stdout is not None
         api, self.control = fake.stdout.readline().decode().split()
         env = {**os.environ, "GITHUB_WEBHOOK_SECRET": self.secret, "GITHUB_TOKEN": "t", "GITHUB_API_URL": api,
