@@ -84,7 +84,10 @@ def _accept(service: Service, event: str, delivery_id: str, payload: dict[str, o
     if seq is None:
         return Decision("duplicate", f"delivery {delivery_id} was already received")
     if not service.store.waiting_before(delivery.repo, delivery.number, seq):
-        service.queue.enqueue(delivery.repo, delivery.number)
+        try:
+            service.queue.enqueue(delivery.repo, delivery.number)
+        except Exception:  # the queue (Redis) is down: the delivery is safe in the database, the sweep wakes it
+            log.warning("could not queue %s#%s; the periodic sweep will", delivery.repo, delivery.number, exc_info=True)
     return decision
 
 

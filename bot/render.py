@@ -14,6 +14,7 @@ from bot.findings import Finding
 from bot.matrix import Index
 from bot.readers import Case
 from collector import templating
+from collector.redact import Redactor
 from collector.schema import DRIVER, GPUS, OS, PYTHON, RUNTIME, TORCH
 
 if TYPE_CHECKING:
@@ -24,6 +25,7 @@ MAX_COMMENT = 60_000
 ALLOWED_TAGS = re.compile(r"</?(details|summary|sub|sup|br|b)>", re.I)
 CODE = re.compile(r"(`{3,}[\s\S]*?`{3,}|``[^`\n][\s\S]*?``|`[^`\n]+`)")
 MENTION = re.compile(r"@(?=[A-Za-z0-9_-])")
+LINK = re.compile(r"\]\(")
 SHOWN_FINDINGS = 6
 
 
@@ -36,7 +38,7 @@ def comment(case: Case, findings: list[Finding], duplicates: list[Duplicate], ma
             duplicates=duplicates, evidence_lines=evidence_lines, reviewed=matrix.matrix.reviewed,
             formats=case.formats,
         )  # fmt: skip
-        text = inert(text)
+        text = inert(Redactor().secrets(text))  # a token pasted in an issue is not repeated by the bot
         if len(text) <= MAX_COMMENT - len(MARKER) - 1:
             break
     if len(text) > MAX_COMMENT - len(MARKER) - 1:
@@ -54,6 +56,7 @@ def inert(markdown: str) -> str:
 
 def _inert_text(text: str) -> str:
     text = MENTION.sub("@\u200b", text)
+    text = LINK.sub("]\\(", text)  # [text](url) and ![image](url): a backslash makes them plain text
 
     def tag(match: re.Match[str]) -> str:
         return match.group(0) if ALLOWED_TAGS.fullmatch(match.group(0)) else match.group(0).replace("<", "&lt;")

@@ -74,7 +74,7 @@ def decide(event: str, delivery_id: str, payload: dict[str, Any], bot_login: str
     if event == "ping":
         return Decision("pong", "ping")
     action = payload.get("action")
-    sender = payload.get("sender") or {}
+    sender = _object(payload, "sender")
     if sender.get("type") == "Bot" or (bot_login and sender.get("login") == bot_login):
         return Decision("ignore", "sent by a bot")
     if event in ("installation", "installation_repositories"):
@@ -84,6 +84,8 @@ def decide(event: str, delivery_id: str, payload: dict[str, Any], bot_login: str
         return Decision("ignore", f"event {event} is not handled")
     if "pull_request" in issue:
         return Decision("ignore", "a pull request, not an issue")
+    if not isinstance(_object(payload, "repository").get("full_name"), str) or not isinstance(issue.get("number"), int):
+        return Decision("ignore", "no repository or issue number in the payload")
     if event == "issues" and action not in TRIAGE_ACTIONS | INDEX_ACTIONS:
         return Decision("ignore", f"issues.{action} changes no diagnosis")
     if event == "issue_comment" and action not in COMMENT_ACTIONS:
@@ -93,11 +95,21 @@ def decide(event: str, delivery_id: str, payload: dict[str, Any], bot_login: str
     return Decision("queue", f"{event}.{action}", _delivery(event, delivery_id, payload, issue.get("number")))
 
 
+def _object(data: dict[str, Any], key: str) -> dict[str, Any]:
+    """A nested object of the payload, or {} when absent or (in a payload we did not expect) of another type."""
+    value = data.get(key)
+    return value if isinstance(value, dict) else {}
+
+
+def _text(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
+
+
 def _delivery(event: str, delivery_id: str, payload: dict[str, Any], number: Any) -> Delivery:
-    repo = (payload.get("repository") or {}).get("full_name")
-    installation = (payload.get("installation") or {}).get("id")
+    repo = _object(payload, "repository").get("full_name")
+    installation = _object(payload, "installation").get("id")
     return Delivery(
-        delivery_id=delivery_id, event=event, action=payload.get("action"), repo=repo,
+        delivery_id=delivery_id, event=event, action=_text(payload.get("action")), repo=_text(repo),
         number=number if isinstance(number, int) else None,
         installation_id=installation if isinstance(installation, int) else None, payload=payload,
     )  # fmt: skip
@@ -109,11 +121,13 @@ def _unchanged(event: str, payload: dict[str, Any], matrix: Index) -> bool:
     Checkbox ticks and typo fixes are edits too; acting on them would churn the comment. Without the old text
     (GitHub sometimes sends `"changes": {}`) the worker compares against the digest it stored.
     """
-    old = ((payload.get("changes") or {}).get("body") or {}).get("from")
+    old = _object(_object(payload, "changes"), "body").get("from")
     if not isinstance(old, str):
         return False
     holder = payload.get("comment") if event == "issue_comment" else payload.get("issue")
-    new = (holder or {}).get("body") or ""
+    new = holder.get("body") if isinstance(holder, dict) else None
+    if not isinstance(new, str):
+        return False
     return digest(read_case(matrix, old)) == digest(read_case(matrix, new))
 
 

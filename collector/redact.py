@@ -81,10 +81,15 @@ class Redactor:
         self.homes = sorted({h.rstrip("/\\") for h in homes if h and len(h) > 1}, key=len, reverse=True)
         self.counts: Counter[str] = Counter()
 
-    def text(self, value: str, *, version: bool = False) -> str:
+    def secrets(self, value: str) -> str:
+        """Only the secrets (tokens, keys, passwords, credentials in URLs): for text that is public already,
+        like an issue the bot quotes, where addresses and names are the author's to show."""
         for what, pattern in SECRET_PATTERNS:
             value = self._sub(pattern, REDACTED, value, what)
-        value = self._sub(ASSIGNMENT, lambda m: m.group(1) + m.group(2) + REDACTED, value, "password assignment")
+        return self._sub(ASSIGNMENT, lambda m: m.group(1) + m.group(2) + REDACTED, value, "password assignment")
+
+    def text(self, value: str, *, version: bool = False) -> str:
+        value = self.secrets(value)
         for home in self.homes:
             value = self._sub(re.compile(re.escape(home) + r"(?=[/\\]|$|\s)"), "~", value, "home path")
         value = self._sub(OTHER_HOME, lambda m: m.group(1) + "<user>", value, "user name")

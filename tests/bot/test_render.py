@@ -37,3 +37,15 @@ def test_long_input_keeps_the_comment_under_the_limit(run: Run) -> None:
     lines = "\n".join(f"RuntimeError: CUDA error: no kernel image is available ({i}) " + "x" * 400 for i in range(2000))
     comment = run("torch 2.5.1+cu124 RTX 5090\n" + lines).comment or ""
     assert len(comment) <= render.MAX_COMMENT
+
+
+def test_links_and_images_from_headings_and_text_stay_dead(run: Run) -> None:
+    body = (
+        "### ![t](https://evil.example/pixel.png) [docs](https://evil.example/phish)\n\n"
+        "torch 2.7.1+cpu on RTX 4090 <https://evil.example/auto>\n"
+        "### Versions\n\nTorch not compiled with CUDA enabled\n"
+    )
+    comment = run(body, "[x](https://evil.example) @team").comment or ""
+    outside_code = render.CODE.sub("", comment)
+    assert "](https://evil" not in outside_code and "<https://evil" not in outside_code
+    assert "@team" not in outside_code
