@@ -129,7 +129,8 @@ class Cluster:
             subprocess.run(["pg_ctlcluster", "15", "main", "restart"], check=True, timeout=60)
         elif fault == "restart-redis":
             subprocess.run(["redis-cli", "-p", "6379", "shutdown", "nosave"], check=False, timeout=30)
-            subprocess.run(["redis-server", "--bind", "127.0.0.1", "--port", "6379", "--daemonize", "yes"],
+            subprocess.run(["redis-server", "--bind", "127.0.0.1", "--port", "6379", "--daemonize", "yes",
+                            "--save", "", "--dir", str(self.folder)],
                            check=True, timeout=30)  # fmt: skip
 
     def _kill_and_restart(self, name: str) -> None:

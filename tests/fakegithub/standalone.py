@@ -45,7 +45,8 @@ def stats(fake: FakeGitHub, repo: str) -> dict[str, Any]:
     label_adds = Counter(
         f"{c.path} {c.body}"
         for c in calls
-        if c.method == "POST" and "/issues/" in c.path and c.path.endswith("/labels")
+        # answered adds only: a refused one (an injected 403) that was retried is not a duplicate
+        if c.method == "POST" and c.status < 300 and "/issues/" in c.path and c.path.endswith("/labels")
     )
     return {
         "requests": len(calls),
