@@ -21,6 +21,7 @@ import sqlalchemy as sa
 
 from bot.dedupe import DuplicateIndex, extract
 from bot.github_io import Clients, RateLimited, guarded
+from bot.history import History, Triaged, categories_of
 from bot.matrix import Index
 from bot.readers import read_case
 from bot.rules import diagnose
@@ -61,6 +62,7 @@ class Backfill:
         self.clients = processor.clients if processor else Clients(settings)
         self.processor = processor
         self.index = DuplicateIndex(engine)
+        self.history = History(engine)
 
     def run(self, full_name: str, options: Options, progress: Progress) -> Summary:
         client, installation = self.clients.for_repo(full_name)
@@ -109,8 +111,13 @@ class Backfill:
 
     def _index(self, full_name: str, issue: Any) -> None:
         case = read_case(self.matrix, issue.body, issue.title or "")
-        features = extract(case, diagnose(case, self.matrix), self.matrix, issue.body or "")
+        findings = diagnose(case, self.matrix)
+        features = extract(case, findings, self.matrix, issue.body or "")
         self.index.record(full_name, issue.number, issue.title or "", issue.state, features)
+        # For the dashboard: what the issue shows, dated by when it was opened; the bot asked nothing of it.
+        entry = Triaged(full_name, issue.number, issue.title or "", issue.state, issue.created_at,
+                        categories_of(findings), False, features)  # fmt: skip
+        self.history.record(entry, now=issue.created_at)
 
     def _spare_the_limit(self, client: github.Github, summary: Summary) -> None:
         """Leave requests for the live service: pause the backfill when few are left."""

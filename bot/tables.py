@@ -76,3 +76,25 @@ backfills = sa.Table(
     sa.Column("finished", sa.Boolean, nullable=False, default=False),
     sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
 )
+
+# What the bot concluded about each issue, and when (bot/history.py); the dashboard reads it (bot/insights.py).
+triaged = sa.Table(
+    "triaged",
+    metadata,
+    sa.Column("repo", sa.String(200), primary_key=True),
+    sa.Column("number", sa.Integer, primary_key=True),
+    sa.Column("title", sa.String(300), nullable=False),
+    sa.Column("state", sa.String(10), nullable=False),
+    sa.Column("opened_at", sa.DateTime(timezone=True)),
+    sa.Column("first_triaged_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("last_triaged_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("categories", sa.Text, nullable=False),  # JSON list: the diagnosis's categories
+    sa.Column("torch", sa.String(40)),  # "2.4+cu121"
+    sa.Column("cuda", sa.String(10)),
+    sa.Column("driver", sa.String(10)),  # branch: "535"
+    sa.Column("archs", sa.Text, nullable=False),  # JSON list: "sm_90"
+    sa.Column("needs_env_since", sa.DateTime(timezone=True)),  # when the bot asked for a report
+    sa.Column("report_at", sa.DateTime(timezone=True)),  # when a usable report came after that
+    sa.Column("duplicates", sa.Text, nullable=False),  # JSON list of the issue numbers suggested
+    sa.Index("triaged_repo_time", "repo", "first_triaged_at"),
+)

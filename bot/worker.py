@@ -14,6 +14,7 @@ from bot.act import Outcome, apply
 from bot.dedupe import DuplicateIndex, Features, duplicates, extract
 from bot.findings import Finding
 from bot.github_io import Clients, ConfigCache, Gone, RateLimited, Repo
+from bot.history import History, Triaged, categories_of
 from bot.matrix import Index
 from bot.readers import Case, read_case
 from bot.rules import diagnose
@@ -50,6 +51,7 @@ class Processor:
         self.clients = clients or Clients(settings)
         self.configs = ConfigCache()
         self.index = DuplicateIndex(store.engine)
+        self.history = History(store.engine)
 
     def process(self, repo: str | None, number: int | None) -> Result:
         """Handle the issue's pending deliveries, then look again: deliveries that arrived meanwhile were not
@@ -131,6 +133,9 @@ class Processor:
         found = self.index.similar(full_name, features, before=number) if config.duplicates else []
         plan = plan_for(case, findings, config, duplicates(found), self.matrix)
         outcome = apply(repo, issue, comments, bot, plan, self.store, config.needs_env_label, now)
+        self.history.record(Triaged(full_name, number, issue.title or "", "open", issue.created_at,
+                                    categories_of(findings), plan.needs_env, features,
+                                    [d.number for d in plan.duplicates]))  # fmt: skip
         return Result("done", f"comment {outcome.comment}; labels +{outcome.labels_added} -{outcome.labels_removed}",
                       outcome)  # fmt: skip
 
@@ -150,4 +155,5 @@ class Processor:
             return Result("done", f"issue {delivery.action}: removed from the duplicate index")
         issue = delivery.payload.get("issue") or {}
         self._index(repo, number, str(issue.get("title") or ""), str(issue.get("body") or ""), "closed")
+        self.history.set_state(repo, number, "closed")
         return Result("done", "issue closed: kept in the duplicate index as closed")
