@@ -50,6 +50,11 @@ def parser() -> argparse.ArgumentParser:
     b.add_argument("--triage", action="store_true", help="also triage every open issue (labels, comment)")
     b.add_argument("--dry-run", action="store_true", help="with --triage: log the writes instead of making them")
     b.add_argument("--quiet", action="store_true", help="no progress bar")
+    r = commands.add_parser("report", help="write the maintainer dashboard to an HTML file, from the database")
+    r.add_argument("repo", nargs="?", metavar="OWNER/REPO", help="one repository (default: all in the database)")
+    r.add_argument("--html", required=True, metavar="FILE")
+    r.add_argument("--since", metavar="DATE", help="issues opened on or after (YYYY-MM-DD)")
+    r.add_argument("--until", metavar="DATE", help="issues opened on or before (YYYY-MM-DD)")
     return p
 
 
@@ -116,7 +121,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         from bot import commands  # the service's dependencies (FastAPI, PyGithub, huey) load only here
 
         handler = {"serve": commands.serve, "worker": commands.worker, "jobs": commands.jobs, "action": commands.action,
-                   "backfill": commands.backfill}  # fmt: skip
+                   "backfill": commands.backfill, "report": commands.report}  # fmt: skip
         return handler[args.command](args)
     except MatrixError as exc:
         sys.stderr.write(f"python -m bot: the packaged compatibility matrix is broken: {exc}\n")

@@ -13,9 +13,11 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
 from fastapi import FastAPI, Request
-from fastapi.responses import JSONResponse, PlainTextResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from starlette.concurrency import run_in_threadpool
 
+from bot import dashboard
+from bot.insights import collect
 from bot.matrix import Index
 from bot.metrics import Metrics
 from bot.queue import EmbeddedConsumer, Queue
@@ -72,7 +74,42 @@ def create_app(service: Service) -> FastAPI:
         counts = await run_in_threadpool(service.store.counts)
         return PlainTextResponse(service.metrics.render(counts), media_type="text/plain; version=0.0.4")
 
+    _dashboard(app, service)
     return app
+
+
+def _dashboard(app: FastAPI, service: Service) -> None:
+    """Read-only, token-protected views of the triage history (bot/dashboard.py renders them)."""
+
+    async def view(request: Request, kind: str) -> Response:
+        token = request.query_params.get("token")
+        if not service.settings.dashboard_token:
+            return JSONResponse({"error": "the dashboard is off: set ENVTRIAGE_DASHBOARD_TOKEN"}, status_code=404)
+        if not dashboard.allowed(service.settings.dashboard_token, request.headers.get("authorization"), token):
+            return JSONResponse({"error": "a valid dashboard token is required"}, status_code=401)
+        params = request.query_params
+        try:
+            filters = dashboard.filters_from(params.get("repo"), params.get("since"), params.get("until"))
+        except dashboard.DashboardError as exc:
+            return JSONResponse({"error": str(exc)}, status_code=400)
+        found = await run_in_threadpool(collect, service.store.engine, filters, service.matrix)
+        if kind == "json":
+            return JSONResponse(dashboard.json_data(found))
+        if kind == "csv":
+            return PlainTextResponse(dashboard.csv_text(found), media_type="text/csv; charset=utf-8")
+        return HTMLResponse(dashboard.html(found, token=token))
+
+    @app.get("/dashboard")
+    async def page(request: Request) -> Response:
+        return await view(request, "html")
+
+    @app.get("/dashboard.json")
+    async def data(request: Request) -> Response:
+        return await view(request, "json")
+
+    @app.get("/dashboard.csv")
+    async def table(request: Request) -> Response:
+        return await view(request, "csv")
 
 
 def _accept(service: Service, event: str, delivery_id: str, payload: dict[str, object]) -> Decision:

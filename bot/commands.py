@@ -145,3 +145,25 @@ def backfill(args: argparse.Namespace) -> int:
     summary = job.run(args.repo, Options(since=args.since, triage=args.triage), progress)
     sys.stdout.write(templating.render("backfill.txt.j2", s=summary, dry_run=settings.dry_run))
     return 0
+
+
+def report(args: argparse.Namespace) -> int:
+    """The dashboard page, written to a file from the database (no server)."""
+    from bot import dashboard
+    from bot.insights import collect
+
+    store = Store(os.environ.get("DATABASE_URL") or Settings().database_url)
+    store.create()
+    try:
+        filters = dashboard.filters_from(args.repo, args.since, args.until)
+    except dashboard.DashboardError as exc:
+        raise SystemExit(f"python -m bot report: {exc}") from exc
+    found = collect(store.engine, filters, default_matrix())
+    if args.repo and args.repo not in found.repos:
+        raise SystemExit(f"python -m bot report: no triaged issues of {args.repo} in the database")
+    try:
+        Path(args.html).write_text(dashboard.html(found, offline=True), encoding="utf-8")
+    except OSError as exc:
+        raise SystemExit(f"python -m bot report: cannot write {args.html}: {exc.strerror}") from exc
+    sys.stdout.write(templating.render("report.txt.j2", i=found, path=args.html))
+    return 0

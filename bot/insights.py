@@ -182,6 +182,7 @@ def as_json(insights: Insights) -> dict[str, Any]:
     from collector import codec
 
     data: dict[str, Any] = codec.encode(insights)
+    data["filters"] = {name: str(value) if value else None for name, value in data["filters"].items()}
     data["needs_env"]["rate"] = insights.needs_env.rate
     data["clusters"] = [[{**codec.encode(issue), "url": issue.url} for issue in group] for group in insights.clusters]
     return data

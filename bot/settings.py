@@ -30,6 +30,7 @@ class Settings:
     max_attempts: int = 6
     retry_base_seconds: float = 2.0  # backoff after the n-th failure: base**n seconds, capped at 10 minutes
     embedded_worker: bool = True
+    dashboard_token: str | None = None  # GET /dashboard is off without one
 
     @property
     def app_auth(self) -> bool:
@@ -59,6 +60,7 @@ def from_env(env: Mapping[str, str], *, dry_run: bool = False, need_secret: bool
         bot_login=env.get("ENVTRIAGE_BOT_LOGIN") or None,
         seconds_between_writes=_number(env, "ENVTRIAGE_WRITE_SPACING", 1.0),
         embedded_worker=env.get("ENVTRIAGE_EMBEDDED_WORKER", "1") != "0",
+        dashboard_token=env.get("ENVTRIAGE_DASHBOARD_TOKEN") or None,
     )
 
 

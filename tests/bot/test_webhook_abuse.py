@@ -33,8 +33,10 @@ def post(bot: Running, raw: bytes, headers: dict[str, str]) -> Any:
         lambda h, raw: {k: v for k, v in h.items() if k != "X-Hub-Signature-256"},  # unsigned
         lambda h, raw: h | {"X-Hub-Signature-256": "sha256=" + "0" * 64},  # forged
         lambda h, raw: h | {"X-Hub-Signature-256": "sha256=zz"},  # malformed
-        lambda h, raw: {k: v for k, v in h.items() if k != "X-Hub-Signature-256"}  # GitHub's old SHA-1 header only
-        | {"X-Hub-Signature": "sha1=" + hmac.new(SECRET.encode(), raw, hashlib.sha1).hexdigest()},
+        lambda h, raw: (
+            {k: v for k, v in h.items() if k != "X-Hub-Signature-256"}  # GitHub's old SHA-1 header only
+            | {"X-Hub-Signature": "sha1=" + hmac.new(SECRET.encode(), raw, hashlib.sha1).hexdigest()}
+        ),
         lambda h, raw: h | {"X-Hub-Signature-256": signed("issues", b"{}")[1]["X-Hub-Signature-256"]},  # other body
     ],
     ids=["unsigned", "forged", "malformed", "sha1-only", "signature-of-another-body"],
