@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ctypes
 import os
 from typing import Any
 
@@ -109,10 +110,17 @@ def _p2p(nvml: Any, handles: list[Any], i: int, j: int) -> str:
     if i == j:
         return "X"
     try:
-        status = nvml.nvmlDeviceGetP2PStatus(handles[i], handles[j], nvml.NVML_P2P_CAPS_INDEX_READ)
-    except nvml.NVMLError:
+        status = nvml.nvmlDeviceGetP2PStatus(handles[i], handles[j], _read_index(nvml))
+    except (nvml.NVMLError, ctypes.ArgumentError, TypeError):
         return "U"
     return P2P_STATUS.get(status, "U")
+
+
+def _read_index(nvml: Any) -> int:
+    """NVML_P2P_CAPS_INDEX_READ, as the int NVML takes. nvidia-ml-py 13.6xx defines it as `(0,)` (a stray comma),
+    which ctypes cannot pass: seen on a 2xH200 host, where it broke the whole topology probe."""
+    index = getattr(nvml, "NVML_P2P_CAPS_INDEX_READ", 0)
+    return int(index[0] if isinstance(index, tuple) else index)
 
 
 def _cpu_affinity(nvml: Any, handle: Any) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ctypes
 from pathlib import Path
 
 from collector.probes import gpus, topology
@@ -98,3 +99,20 @@ def test_topology_falls_back_to_topo_m(tmp_path: Path) -> None:
 def test_cpu_ranges() -> None:
     assert topology.cpu_ranges([0, 1, 2, 5, 7, 8]) == "0-2,5,7-8"
     assert topology.cpu_ranges([]) == "N/A"
+
+
+class TupleIndexNvml(FakeNvml):
+    """nvidia-ml-py 13.6xx as seen on a 2xH200 host: the P2P index constant is `(0,)`, which ctypes rejects."""
+
+    NVML_P2P_CAPS_INDEX_READ = (0,)  # type: ignore[assignment]
+
+    def nvmlDeviceGetP2PStatus(self, first: int, second: int, index: int) -> int:
+        if not isinstance(index, int):
+            raise ctypes.ArgumentError("argument 3: TypeError: Don't know how to convert parameter 3")
+        return super().nvmlDeviceGetP2PStatus(first, second, index)
+
+
+def test_topology_survives_nvml_bindings_with_a_tuple_p2p_index(tmp_path: Path) -> None:
+    nvml = TupleIndexNvml.from_fixture()
+    result = topology.topology(make_context(tmp_path, nvml=lambda: nvml))
+    assert isinstance(result, Fact) and result.value.p2p == [["X", "OK"], ["OK", "X"]]
