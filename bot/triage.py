@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from bot import render
 from bot.config import RepoConfig
@@ -11,6 +11,7 @@ from bot.findings import Finding
 from bot.matrix import Index
 from bot.readers import Case, read_case
 from bot.rules import diagnose
+from collector.redact import Redactor
 
 
 @dataclass(frozen=True)
@@ -41,7 +42,13 @@ def triage(
     duplicates: Sequence[Duplicate] = (),
 ) -> Plan:
     config = config or RepoConfig()
-    case = read_case(matrix, body, title, comments)
+    # Secrets go before the issue is read, so no fact's evidence, quoted error or finding carries one into
+    # `python -m bot triage` output (the comment is redacted again as it is rendered). A pasted report's twin is
+    # JSON and may spell a secret with escapes ("-\u002d-BEGIN"), so its decoded facts are cleaned too.
+    redactor = Redactor(secrets_only=True)
+    clean = redactor.secrets
+    case = read_case(matrix, clean(body or ""), clean(title), [clean(comment) for comment in comments])
+    case = replace(case, report=redactor.report(case.report))
     findings = diagnose(case, matrix)
     return plan_for(case, findings, config, list(duplicates), matrix)
 

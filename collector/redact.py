@@ -11,7 +11,7 @@ import dataclasses
 import hashlib
 import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from collector.report import Fact, Missing, Report, Result
@@ -19,12 +19,26 @@ from collector.schema import ENV
 
 REDACTED = "<redacted>"
 
-# (what, pattern): tokens whose shape gives them away wherever they appear.
-SECRET_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
+# (what, pattern): secrets whose shape gives them away wherever they appear. Where the pattern has a group named
+# "secret", only that group goes and the label before it stays ("Authorization: Bearer <redacted>").
+# Blocks may span lines and are matched on the whole text. Every other rule is matched between line breaks
+# written as escapes ("\n" in a JSON string, in the repr a traceback prints), which would otherwise glue the
+# token after the break to the letter "n" and hide it from every rule that starts at a word boundary.
+ESCAPED_BREAK = re.compile(r"(\\[nrt])(?!\\)")
+BLOCK_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
+    # Before the PEM rule: a service-account JSON value ends at its quote, and "private_key_id" goes too. The
+    # quotes may be escaped themselves (the JSON file quoted inside a JSON log line).
+    (
+        "service-account key",
+        re.compile(r"\\?\"private_key(?:_id)?\\?\"\s*:\s*\\?\"(?P<secret>(?:[^\"\\\n]|\\\\|\\[^\"\\])+)"),
+    ),
     (
         "private key",
-        re.compile(r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----.*?(-----END [A-Z0-9 ]*PRIVATE KEY-----|\Z)", re.S),
+        # Unterminated (a paste cut short), it runs to the end, or to the quote that ends a JSON string.
+        re.compile(r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(?:.*?-----END [A-Z0-9 ]*PRIVATE KEY-----|[^\"]*)", re.S),
     ),
+]
+SECRET_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("GitHub token", re.compile(r"\b(?:gh[pousr]_[A-Za-z0-9]{20,255}|github_pat_[A-Za-z0-9_]{20,255})\b")),
     ("Hugging Face token", re.compile(r"\bhf_[A-Za-z0-9]{20,}\b")),
     ("OpenAI/Anthropic key", re.compile(r"\bsk-(?:ant-|proj-)?[A-Za-z0-9_\-]{20,}")),
@@ -36,12 +50,48 @@ SECRET_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("PyPI token", re.compile(r"\bpypi-AgE[A-Za-z0-9_\-]{50,}")),
     ("Stripe key", re.compile(r"\b(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{20,}\b")),
     ("Weights & Biases key", re.compile(r"\bwandb_v1_[A-Za-z0-9_]{20,}")),
+    ("DigitalOcean token", re.compile(r"\bdo[opr]_v1_[a-f0-9]{64}\b")),
+    ("SendGrid key", re.compile(r"\bSG\.[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{30,64}(?![\w-])")),
+    ("Twilio API key", re.compile(r"\bSK[0-9a-fA-F]{32}\b")),
+    # The bot id, a colon, then 35 characters that start with "A" ("AAH..." in every token seen so far).
+    ("Telegram bot token", re.compile(r"\b\d{5,16}:A[A-Za-z0-9_-]{34}(?![\w-])")),
+    # base64 of the bot's numeric id (so M, N or O first), a 6-character timestamp, then the HMAC.
+    ("Discord bot token", re.compile(r"\b[MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40}(?![\w-])")),
+    ("Docker Hub token", re.compile(r"\bdckr_pat_[A-Za-z0-9_-]{20,}")),
+    ("Databricks token", re.compile(r"\bdapi[0-9a-f]{32}(?:-\d)?\b")),
+    ("Replicate token", re.compile(r"\br8_[A-Za-z0-9]{30,}\b")),
+    ("Groq key", re.compile(r"\bgsk_[A-Za-z0-9]{40,}\b")),
     ("JWT", re.compile(r"\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}")),
-    ("Azure connection string", re.compile(r"(?i)(AccountKey|SharedAccessSignature|SharedAccessKey)=[^;\s]+")),
-    ("URL credentials", re.compile(r"(?<=://)[^\s/:@]+:[^\s/@]+(?=@)")),
+    ("Azure connection string", re.compile(r"(?i)(AccountKey|SharedAccessSignature|SharedAccessKey)=[^;\s\"']+")),
+    ("webhook URL", re.compile(r"\b(?:hooks\.slack\.com|discord(?:app)?\.com/api/webhooks)/(?P<secret>[\w/-]+)")),
+    (
+        "authorization header",
+        re.compile(
+            r"(?i)\b(?:proxy-)?authorization[\"']?\s*[:=]\s*[\"']?(?:(?:bearer|basic|token|bot|digest)\s+)?"
+            r"(?P<secret>[^\s\"',;]+)"
+        ),
+    ),
+    ("bearer token", re.compile(r"\bBearer\s+(?P<secret>[A-Za-z0-9._~+/-]{16,}=*)")),
+    (
+        "signed URL",
+        re.compile(
+            r"(?i)[?&](?:sig|signature|x-(?:amz|goog)-(?:signature|credential|security-token)|(?:access|id|refresh)"
+            r"_token|token|client_secret|api_?key|key|code|password|secret)=(?P<secret>[^&#\s\"'<>`]+)"
+        ),
+    ),
+    # user:password@ in any scheme, the user possibly empty (redis://:password@host); "@" may sit in the password.
+    # No quote is ever taken: redacting a JSON twin must leave it valid JSON.
+    ("URL credentials", re.compile(r"(?<=://)[^\s/:@\"'`<>]*:[^\s/\"'`<>]+(?=@[^\s/@\"'`<>]+)")),
 ]
-# "password=hunter2" in a command line or config: keep the name, drop the value.
-ASSIGNMENT = re.compile(r"(?i)\b(password|passwd|pwd|secret|token|api_?key|access_?key)(\s*[=:]\s*)([^\s,;&'\"]+)")
+# A name that ends in a secret word, then its value: "password=hunter2", "HF_TOKEN: x", "\"api_key\": \"x\"".
+# Not "tokenizers==0.19" (a requirement) nor "max_tokens: 512" (the word does not end the name).
+SENSITIVE = r"(?:passw(?:or)?d|passphrase|pwd|secret|token|credentials?|(?:api|access|private|auth|signing)[_-]?key)"
+ASSIGNMENT = re.compile(
+    rf"(?i)(?<![\w.-])([\w.-]*?{SENSITIVE})(?![\w-])([\"']?\s*(?:=(?!=)|:(?![:/]))\s*)(?!{REDACTED})"
+    r"([\"'])?(?P<secret>(?(3)[^\"'\n]+|[^\s,;&'\"]+))"
+)
+# The same on a command line, as a separate argument: "--hf-token hf_x", "--password hunter2".
+FLAG = re.compile(rf"(?i)(?<![\w-])(--?[\w-]*?{SENSITIVE})(?![\w-])\s+(?!{REDACTED}|-)(?P<secret>[^\s,;&'\"]+)")
 SECRET_NAME = re.compile(
     r"(?i)(TOKEN|SECRET|PASSW(OR)?D|PASSPHRASE|CREDENTIAL|PRIVATE|API_?KEY|ACCESS_?KEY|_KEY$|^KEY$|AUTH)"
 )
@@ -49,9 +99,13 @@ IPV4 = re.compile(r"(?<![\w.])(?:(?:25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(?:25[0-5]|2[
 IPV6 = re.compile(
     r"(?<![\w:])(?:[0-9A-Fa-f]{1,4}:){7}[0-9A-Fa-f]{1,4}(?![\w:])|(?<![\w:])(?:[0-9A-Fa-f]{1,4}:){1,6}:(?:[0-9A-Fa-f]{1,4}(?::[0-9A-Fa-f]{1,4}){0,5})?(?![\w:])"
 )
-MAC = re.compile(r"(?<![\w:])(?:[0-9A-Fa-f]{2}:){5}[0-9A-Fa-f]{2}(?![\w:])")
+MAC = re.compile(r"(?<![\w:-])[0-9A-Fa-f]{2}([:-])(?:[0-9A-Fa-f]{2}\1){4}[0-9A-Fa-f]{2}(?![\w:-])")
 UUID = re.compile(r"\b(GPU-|MIG-)?([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})\b")
-OTHER_HOME = re.compile(r"(/home/|/Users/|C:\\Users\\)([^/\\\s]+)")
+# Linux, macOS (and WSL's /mnt/c/Users), and Windows homes on any drive, with single or doubled backslashes.
+OTHER_HOME = re.compile(r"(/home/|/Users/|[A-Za-z]:[\\/]+Users[\\/]+)([^/\\\s\"'<>|:]+)")
+EMAIL = re.compile(r"(?<![\w.+-])[\w.+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}(?![\w-])")
+# "Serial Number : 1654024197299" (nvidia-smi -q), "serial=...", and -q -x's <serial> element.
+SERIAL = re.compile(r"(?i)(\bserial(?:[ _-]?(?:number|no))?\s*[:=]\s*|<serial>)[A-Za-z0-9-]{6,}")
 SAFE_USERS = {"root", "nobody", "runner", "user"}
 VERSION_FIELDS = {
     "version",
@@ -75,7 +129,15 @@ VERSION_FIELDS = {
 class Redactor:
     """Removes secrets and identities from text, counting each kind it removed."""
 
-    def __init__(self, host_names: Iterable[str] = (), user_names: Iterable[str] = (), homes: Iterable[str] = ()):
+    def __init__(
+        self,
+        host_names: Iterable[str] = (),
+        user_names: Iterable[str] = (),
+        homes: Iterable[str] = (),
+        *,
+        secrets_only: bool = False,
+    ):
+        self.secrets_only = secrets_only  # keep names, paths, addresses and UUIDs (--no-redact, the bot)
         self.hosts = sorted({h for h in host_names if h and len(h) >= 2 and h != "localhost"}, key=len, reverse=True)
         self.users = sorted({u for u in user_names if u and len(u) >= 2 and u not in SAFE_USERS}, key=len, reverse=True)
         self.homes = sorted({h.rstrip("/\\") for h in homes if h and len(h) > 1}, key=len, reverse=True)
@@ -84,25 +146,44 @@ class Redactor:
     def secrets(self, value: str) -> str:
         """Only the secrets (tokens, keys, passwords, credentials in URLs): for text that is public already,
         like an issue the bot quotes, where addresses and names are the author's to show."""
+        for what, pattern in BLOCK_PATTERNS:
+            value = self._sub(pattern, _blank, value, what)
+        return self._each_line(value, self._tokens)
+
+    def _tokens(self, value: str) -> str:
         for what, pattern in SECRET_PATTERNS:
-            value = self._sub(pattern, REDACTED, value, what)
-        return self._sub(ASSIGNMENT, lambda m: m.group(1) + m.group(2) + REDACTED, value, "password assignment")
+            value = self._sub(pattern, _blank, value, what)
+        value = self._sub(ASSIGNMENT, _blank, value, "secret assignment")
+        return self._sub(FLAG, _blank, value, "secret argument")
 
     def text(self, value: str, *, version: bool = False) -> str:
         value = self.secrets(value)
+        if self.secrets_only:
+            return value
+        # Homes are whole paths, and C:\Users\nancy must not lose its user name to the "\n" split below.
         for home in self.homes:
-            value = self._sub(re.compile(re.escape(home) + r"(?=[/\\]|$|\s)"), "~", value, "home path")
+            value = self._sub(re.compile(re.escape(home) + r"(?![\w.-])"), "~", value, "home path")
         value = self._sub(OTHER_HOME, lambda m: m.group(1) + "<user>", value, "user name")
+        return self._each_line(value, lambda line: self._names(line, version))
+
+    def _names(self, value: str, version: bool) -> str:
+        """Host and user names, e-mail addresses, serial numbers, UUIDs, and addresses unless it is a version."""
         for host in self.hosts:
             value = self._sub(re.compile(rf"(?<![\w-]){re.escape(host)}(?![\w-])", re.I), "<host>", value, "host name")
         for user in self.users:
             value = self._sub(re.compile(rf"(?<![\w-]){re.escape(user)}(?![\w-])"), "<user>", value, "user name")
+        value = self._sub(EMAIL, "<email>", value, "e-mail address")
+        value = self._sub(SERIAL, lambda m: m.group(1) + "<serial>", value, "serial number")
         value = self._sub(UUID, lambda m: (m.group(1) or "") + short_hash(m.group(2)), value, "UUID (shortened)")
         if not version:
             value = self._sub(IPV4, "<ip>", value, "IP address")
             value = self._sub(IPV6, "<ip>", value, "IP address")
             value = self._sub(MAC, "<mac>", value, "MAC address")
         return value
+
+    def _each_line(self, value: str, clean: Callable[[str], str]) -> str:
+        parts = ESCAPED_BREAK.split(value)
+        return "".join(part if index % 2 else clean(part) for index, part in enumerate(parts))
 
     def _sub(self, pattern: re.Pattern[str], replacement: Any, value: str, what: str) -> str:
         result, count = pattern.subn(replacement, value)
@@ -149,6 +230,16 @@ class Redactor:
             }
             return dataclasses.replace(value, **changes)
         return value
+
+
+def _blank(match: re.Match[str]) -> str:
+    """The match, or its "secret" group, made REDACTED; the lines it spanned stay, so line numbers hold."""
+    whole, start = match.group(0), match.start()
+    if "secret" not in match.re.groupindex:
+        return REDACTED + "\n" * whole.count("\n")
+    secret = match.group("secret")
+    head, tail = whole[: match.start("secret") - start], whole[match.end("secret") - start :]
+    return head + REDACTED + "\n" * secret.count("\n") + tail
 
 
 def short_hash(uuid: str) -> str:
