@@ -125,7 +125,10 @@ def _decode_dataclass(tp: Any, data: Any, path: str) -> Any:
 
 def _decode_scalar(tp: Any, data: Any, path: str) -> Any:
     if tp is float and isinstance(data, (int, float)) and not isinstance(data, bool):
-        return float(data)
+        try:
+            return float(data)
+        except OverflowError:  # JSON integers have no size limit
+            raise DecodeError(path, "number too large") from None
     if tp is int and isinstance(data, bool):
         raise DecodeError(path, "expected int, got bool")
     if isinstance(tp, type) and isinstance(data, tp):

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import re
 from typing import Any
 
 from collector import templating
@@ -17,7 +16,6 @@ from collector.schema import GPUS, TOPOLOGY, Gpu
 
 TWIN_OPEN = "<!-- envtriage:report "
 TWIN_CLOSE = " -->"
-TWIN = re.compile(r"<!-- envtriage:report (\{.*?\}) -->", re.S)
 # GitHub refuses bodies over 65,536 characters; the issue form around the report needs room too.
 MAX_CHARS = 40_000
 # The order in which facts give up their detail when the report is too long.
@@ -128,13 +126,34 @@ def topology_rows(report: Report) -> list[dict[str, Any]]:
     ]
 
 
+def twins(text: str) -> list[str]:
+    """The JSON of every twin in `text`, in order.
+
+    Found with str.find rather than a lazy regex: a regex restarts at each opening and scans to the end when no
+    closing follows, which is quadratic on a body of a few thousand unclosed openings.
+    """
+    found: list[str] = []
+    opening = TWIN_OPEN + "{"
+    at = text.find(opening)
+    while at >= 0:
+        end = text.find("}" + TWIN_CLOSE, at + len(opening))
+        if end < 0:
+            break  # no later opening has a closing either
+        found.append(text[at + len(TWIN_OPEN) : end + 1])
+        at = text.find(opening, end + 1 + len(TWIN_CLOSE))
+    return found
+
+
 def parse(text: str) -> Report:
-    """The report embedded in `text` (a pasted report, an issue body); the last one wins if there are several."""
-    found = TWIN.findall(text)
+    """The report embedded in `text` (a pasted report, an issue body); the last one wins if there are several.
+
+    Raises ReportFormatError, and nothing else, when there is none or it cannot be read.
+    """
+    found = twins(text)
     if not found:
         raise ReportFormatError("no envtriage report twin (<!-- envtriage:report {...} -->) in the text")
     try:
         data = json.loads(found[-1])
-    except json.JSONDecodeError as exc:
+    except (ValueError, RecursionError) as exc:  # ValueError: also an integer longer than Python reads
         raise ReportFormatError(f"the report twin is damaged: {exc}") from exc
     return from_json_obj(data)

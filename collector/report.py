@@ -142,6 +142,6 @@ def _reject_unknown(name: str, entry: dict[str, Any], allowed: set[str]) -> None
 def from_json(text: str) -> Report:
     try:
         data = json.loads(text)
-    except json.JSONDecodeError as exc:
+    except (ValueError, RecursionError) as exc:  # ValueError: also an integer longer than Python reads
         raise ReportFormatError(f"not valid JSON: {exc}") from exc
     return from_json_obj(data)

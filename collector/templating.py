@@ -10,6 +10,9 @@ from typing import Any
 import jinja2
 
 PACKAGE_DIR = Path(__file__).resolve().parent
+# A line break and the blanks around it. The lookbehind starts a match only where a run of blanks starts: a bare
+# `\s*[\r\n]` retries from every blank of a long run, quadratic in a quoted line of 2,000 tabs.
+NEWLINE = re.compile(r"(?<!\s)\s*[\r\n]\s*")
 
 
 def template_dir() -> Path:
@@ -45,14 +48,20 @@ def cell(value: Any) -> str:
     """A value made safe for a Markdown table cell: no pipes, no newlines, no raw HTML."""
     text = "" if value is None else str(value)
     text = text.replace("\\", "\\\\").replace("|", "\\|").replace("<", "&lt;").replace(">", "&gt;")
-    return re.sub(r"\s*\n\s*", " ", text).strip()
+    return re.sub(NEWLINE, " ", text).strip()
 
 
 def code(value: Any) -> str:
-    """Inline code that survives backticks inside the value."""
-    text = re.sub(r"\s*\n\s*", " ", "" if value is None else str(value))
-    fence = "``" if "`" in text else "`"
-    return f"{fence}{text}{fence}" if fence == "`" else f"{fence} {text} {fence}"
+    """Inline code that survives backticks inside the value.
+
+    Neighbouring backticks inside are kept apart by a zero-width space: a run of two would close a "``" span
+    early on GitHub, and a run of three looks like a fence to bot/render.py's `inert`, which would then take the
+    text after the span for code and leave an @mention in it live. An empty value is a blank span: "``" is no
+    code span on GitHub, and `inert` would take it for the opening of one.
+    """
+    text = re.sub(NEWLINE, " ", "" if value is None else str(value))
+    text = re.sub(r"`(?=`)", "`\u200b", text) or " "
+    return f"`` {text} ``" if "`" in text else f"`{text}`"
 
 
 def fence(content: str, info: str = "") -> str:

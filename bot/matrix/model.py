@@ -19,6 +19,11 @@ def version_key(version: str) -> tuple[int, ...]:
     return tuple(int(part) for part in match.group(0).split("."))
 
 
+def is_version(text: str) -> bool:
+    """Whether `version_key` can read `text` ("unknown", from a `pip freeze` URL line, cannot)."""
+    return re.match(r"\d", text.strip()) is not None
+
+
 def series(version: str) -> str:
     """ "2.7.1+cu128" -> "2.7"."""
     parts = version_key(version)

@@ -15,7 +15,7 @@ from collector.schema import Key
 CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\u200b\ufeff]")
 ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")  # colour codes from terminals and `nvidia-smi topo -m`
 # A Markdown quote ("> PyTorch version: 1.5.0"), but not a Python prompt (">>> import torch").
-QUOTE = re.compile(r"^ {0,3}>(?!>) ?")
+QUOTE = re.compile(r"^ {0,3}>(?!>) ?", re.M)
 MAX_LINE = 2000  # longer lines are cut: nothing we read is that long, and regexes stay linear
 
 
@@ -58,10 +58,9 @@ def normalise_ends(text: str) -> str:
 
 
 def clean_lines(text: str) -> list[str]:
-    return [
-        QUOTE.sub("", CONTROL.sub("", ANSI.sub("", line)), count=1)[:MAX_LINE].rstrip()
-        for line in normalise_ends(text).split("\n")
-    ]
+    # On the whole text at once (none of the patterns spans a line end): ten thousand short lines cost no more.
+    text = QUOTE.sub("", CONTROL.sub("", ANSI.sub("", normalise_ends(text))))
+    return [line[:MAX_LINE].rstrip() for line in text.split("\n")]
 
 
 @dataclass(frozen=True)
@@ -102,8 +101,9 @@ class Reader(Protocol):
 
 def labelled(line: str) -> tuple[str, str] | None:
     """ "PyTorch version: 2.4.1" and vLLM's aligned "PyTorch version       : 2.4.1" -> (label, value)."""
-    match = re.match(r"^\s*([A-Za-z][A-Za-z0-9_ ./()+-]{1,60}?)\s*:\s*(.*?)\s*$", line)
-    return (match.group(1).strip().lower(), match.group(2)) if match else None
+    # The value's trailing blanks go by rstrip: `(.*?)\s*$` retries `\s*` at every blank of a long run.
+    match = re.match(r"^\s*([A-Za-z][A-Za-z0-9_ ./()+-]{1,60}?)\s*:\s*(.*)$", line)
+    return (match.group(1).strip().lower(), match.group(2).rstrip()) if match else None
 
 
 def unknown(value: str) -> bool:

@@ -37,10 +37,15 @@ from collector.schema import (
 )
 
 NAME = "collect_env"
-GPU_LINE = re.compile(r"^\s*GPU\s*(\d+)\s*:\s*(.+?)\s*(?:\(UUID: [^)]*\))?\s*$")
+# The name's tail (blanks, "(UUID: ...)") is cut in code: `(.+?)\s*(?:\(UUID: [^)]*\))?\s*$` is cubic in a run of
+# blanks (half a minute for a 64 KB paste).
+GPU_LINE = re.compile(r"^\s*GPU\s*(\d+)\s*:\s*(.+)$")
+UUID_TAIL = re.compile(r"\(UUID: [^)]*\)$")
 LIBRARY_LINE = re.compile(r"^\s*\[(pip3?|conda)\]\s+(\S+)(?:==|\s+)(\S+)(?:\s+(\S+))?(?:\s+(\S+))?")
-CUDNN_FILE = re.compile(r"(/\S*libcudnn[\w]*\.so\.([\d.]+))")
+# Found by name, the path being the rest of its word: `/\S*libcudnn` retries from every "/" of a long word.
+CUDNN_FILE = re.compile(r"libcudnn\w{0,40}\.so\.([\d.]+)")
 ENV_LINE = re.compile(r"^\s*((?:CUDA|NCCL|NVIDIA|TORCH|PYTORCH|VLLM|LD_LIBRARY)[A-Z0-9_]*)=(.*)$")
+MACHINE = re.compile(r"\((x86_64|aarch64|arm64|AMD64|64-bit)\)")
 SIGNATURE = re.compile(r"^\s*(pytorch version|is cuda available|cuda used to build pytorch)\s*:", re.I)
 
 
@@ -76,7 +81,7 @@ def _line(state: State, partial: Partial, section: Section, index: int, line: st
     if line.startswith("Collecting environment information..."):
         line = line.removeprefix("Collecting environment information...").strip()  # some pastes lose the newline
     if state.in_gpu_list and (match := GPU_LINE.match(line)):
-        state.gpus.append(Gpu(index=int(match.group(1)), name=match.group(2)))
+        state.gpus.append(_gpu(match))
         return
     state.in_gpu_list = False
     # Cheap tests first: this runs for every line of a paste.
@@ -85,13 +90,22 @@ def _line(state: State, partial: Partial, section: Section, index: int, line: st
     elif "=" in line and (match := ENV_LINE.match(line)):
         state.env[match.group(1)] = match.group(2)
         state.env_line = index if state.env_line < 0 else state.env_line
-    elif "libcudnn" in line and (match := CUDNN_FILE.search(line)):
-        state.cudnn.append(LibraryCopy(name="libcudnn", path=match.group(1), version=match.group(2)))
+    elif "libcudnn" in line and (found := _cudnn_file(line)):
+        state.cudnn.append(LibraryCopy(name="libcudnn", path=found[0], version=found[1]))
         state.cudnn_line = index if state.cudnn_line < 0 else state.cudnn_line
     elif ":" in line and (found := labelled(line)):
         handler = HANDLERS.get(found[0])
         if handler:
             handler(state, partial, section, index, found[1])
+
+
+def _cudnn_file(line: str) -> tuple[str, str] | None:
+    """ "... /usr/lib/x86_64-linux-gnu/libcudnn.so.8.9.2 ..." -> (the path, "8.9.2")."""
+    for word in line.split():
+        slash = word.find("/")
+        if slash >= 0 and (found := list(CUDNN_FILE.finditer(word, slash + 1))):
+            return word[slash : found[-1].end()], found[-1].group(1)
+    return None
 
 
 def _library(state: State, index: int, match: re.Match[str]) -> None:
@@ -107,14 +121,16 @@ def _library(state: State, index: int, match: re.Match[str]) -> None:
 
 
 def _torch_version(state: State, partial: Partial, section: Section, index: int, value: str) -> None:
-    if not unknown(value):
+    if not unknown(value) and re.match(r"\d+\.\d+", value):
         state.torch["version"] = value.split()[0]
         state.torch_line = index
 
 
-def _setter(field: str, convert: Callable[[str], object] = str) -> Callable[[State, Partial, Section, int, str], None]:
+def _setter(
+    field: str, convert: Callable[[str], object] = str, pattern: str = ""
+) -> Callable[[State, Partial, Section, int, str], None]:
     def handle(state: State, partial: Partial, section: Section, index: int, value: str) -> None:
-        if not unknown(value):
+        if not unknown(value) and re.match(pattern, value):
             state.torch[field] = convert(value)
 
     return handle
@@ -133,17 +149,24 @@ def _gpus(state: State, partial: Partial, section: Section, index: int, value: s
     state.gpu_line = index
     state.in_gpu_list = True
     if match := GPU_LINE.match(value):  # "GPU models and configuration: GPU 0: NVIDIA ..."
-        state.gpus.append(Gpu(index=int(match.group(1)), name=match.group(2)))
+        state.gpus.append(_gpu(match))
     elif not unknown(value) and value.strip():  # one GPU: the name alone; ROCm: "AMD Instinct MI300X (gfx942...)"
         state.gpus.append(Gpu(index=0, name=value.strip()))
+
+
+def _gpu(match: re.Match[str]) -> Gpu:
+    name = match.group(2).rstrip()
+    return Gpu(index=int(match.group(1)), name=UUID_TAIL.sub("", name).rstrip() or name)
 
 
 def _os(state: State, partial: Partial, section: Section, index: int, value: str) -> None:
     if unknown(value):
         return
-    machine = re.search(r"\((x86_64|aarch64|arm64|AMD64|64-bit)\)", value)
+    machine = MACHINE.search(value)
     system = "Windows" if "windows" in value.lower() else "Darwin" if "macos" in value.lower() else "Linux"
-    distro = re.sub(r"\s*\((x86_64|aarch64|arm64|AMD64|64-bit)\)\s*$", "", value)
+    distro = value.rstrip()  # the machine at the end goes; not by a regex from `\s*`, quadratic in a run of blanks
+    if tail := [m for m in MACHINE.finditer(distro) if m.end() == len(distro)]:
+        distro = distro[: tail[0].start()].rstrip()
     partial.add(
         OS, OsInfo(system=system, machine=machine.group(1) if machine else "unknown", distro=distro), section, index
     )
@@ -170,7 +193,7 @@ def _nvcc(state: State, partial: Partial, section: Section, index: int, value: s
 HANDLERS: dict[str, Callable[[State, Partial, Section, int, str], None]] = {
     "pytorch version": _torch_version,
     "is debug build": _setter("debug", _boolean),
-    "cuda used to build pytorch": _setter("cuda"),
+    "cuda used to build pytorch": _setter("cuda", pattern=r"\d+\.\d+"),  # the rules compare it as a version
     "rocm used to build pytorch": _setter("hip"),
     "is cuda available": _setter("available", _boolean),
     "nvidia driver version": _driver,

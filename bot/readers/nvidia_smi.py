@@ -15,9 +15,10 @@ NAME = "nvidia-smi"
 HEADER = re.compile(
     r"NVIDIA-SMI\s+([\d.]+)\s+(?:Driver|KMD) Version:\s*([\d.]+)(?:\s+CUDA(?: UMD)? Version:\s*([\d.]+|N/A))?"
 )
-# On Windows the persistence column says TCC/WDDM instead of On/Off.
+# On Windows the persistence column says TCC/WDDM instead of On/Off. The name ends on a non-blank: a lazy `(.+?)\s+`
+# would try `\s+` from every blank of a long run.
 TABLE_GPU = re.compile(
-    r"^\s*\|\s*(\d+)\s+(.+?)\s+(On|Off|WDDM|TCC)\s*\|\s*([0-9A-Fa-f]{4,8}:[0-9A-Fa-f]{2}:[0-9A-Fa-f]{2}\.\d)\s+\S+\s*\|"
+    r"^\s*\|\s*(\d+)\s+(.*?\S)\s+(On|Off|WDDM|TCC)\s*\|\s*([0-9A-Fa-f]{4,8}:[0-9A-Fa-f]{2}:[0-9A-Fa-f]{2}\.\d)\s+\S+\s*\|"
 )
 TABLE_MEMORY = re.compile(r"\|\s*\d+MiB\s*/\s*(\d+)MiB\s*\|")
 TABLE_MIG = re.compile(r"^\s*\|\s+\|\s+\|\s+(Enabled|Disabled|N/A)\s*\|$")

@@ -22,7 +22,7 @@ class Damaged(Exception):
 def find(text: str) -> Report | None:
     """The report in `text`, None if there is none; Damaged if there is one that cannot be read."""
     if markdown.TWIN_OPEN.strip() in text:
-        if not markdown.TWIN.search(text):
+        if not markdown.twins(text):
             raise Damaged("the report's machine-readable part is cut off (its closing '-->' is missing)")
         try:
             return markdown.parse(text)
@@ -34,7 +34,7 @@ def find(text: str) -> Report | None:
     try:
         data, _ = json.JSONDecoder().raw_decode(text[match.start() :])
         return from_json_obj(data)
-    except (ValueError, ReportFormatError) as exc:
+    except (ValueError, ReportFormatError, RecursionError) as exc:
         raise Damaged(f"the pasted JSON report cannot be read: {exc}") from exc
 
 

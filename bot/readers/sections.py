@@ -13,7 +13,9 @@ from typing import Literal
 
 from bot.readers.base import Section, clean_lines, normalise_ends
 
-HEADING = re.compile(r"^#{2,4}\s+(.+?)\s*#*\s*$")
+# The closing "###" of "## Title ##" is stripped in code: `(.+?)\s*#*\s*$` tries every split of a run of spaces
+# between the three quantifiers and takes seconds on a 2,000-character line of tabs.
+HEADING = re.compile(r"^#{2,4}\s+(\S.*)$")
 FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
 EMPTY = {"_no response_", "no response", "none", "n/a", "-", ""}
 Role = Literal["environment", "error", "description", "other"]
@@ -40,6 +42,10 @@ ROLE_WORDS: list[tuple[Role, tuple[str, ...]]] = [
 ]
 
 
+# One search per role: a pasted log can hold ten thousand headings.
+ROLE_PATTERNS = [(role, re.compile("|".join(map(re.escape, keys)))) for role, keys in ROLE_WORDS]
+
+
 @dataclass(frozen=True)
 class FormField:
     heading: str
@@ -49,10 +55,7 @@ class FormField:
 
 def role_of(heading: str) -> Role:
     words = heading.lower()
-    for role, keys in ROLE_WORDS:
-        if any(key in words for key in keys):
-            return role
-    return "other"
+    return next((role for role, pattern in ROLE_PATTERNS if pattern.search(words)), "other")
 
 
 def split(body: str) -> tuple[Section, list[FormField]]:
@@ -81,5 +84,5 @@ def _headings(lines: list[str]) -> list[tuple[int, str]]:
             fence = None if fence == mark else (fence or mark)
             continue
         if fence is None and (match := HEADING.match(line)):
-            found.append((index, match.group(1)))
+            found.append((index, match.group(1).rstrip("#").rstrip() or match.group(1)))
     return found

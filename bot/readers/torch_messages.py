@@ -18,7 +18,7 @@ NAME = "torch message"
 # The GPU's name is whatever precedes this on the line; matching it with a leading ".*?" would be quadratic.
 NOT_COMPATIBLE = re.compile(r" with CUDA capability sm_(\d+) is not compatible with the current PyTorch")
 SUPPORTS = re.compile(r"current PyTorch install supports CUDA capabilities ((?:(?:sm|compute)_\d+a?\s*)+)")
-FOUND_GPU = re.compile(r"Found GPU(\d+) (.+?) which is of (?:cuda|compute) capability (?:\(CC\) )?(\d+)\.(\d+)")
+FOUND_GPU = re.compile(r"Found GPU(\d+) (.{1,200}?) which is of (?:cuda|compute) capability (?:\(CC\) )?(\d+)\.(\d+)")
 CC_TABLE = re.compile(r"^\s*-\s*(\d+\.\d+) which supports hardware CC")
 DRIVER_TOO_OLD = re.compile(r"driver on your system is too old \(found version (\d{4,5})\)")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from bot.findings import Finding
-from bot.matrix.model import TorchRelease, version_key
+from bot.matrix.model import TorchRelease, is_version, version_key
 from bot.rules import advice, finding, rule
 from bot.rules.view import View
 from collector.schema import PACKAGES, TORCH, Package
@@ -38,6 +38,8 @@ def tag(version: str) -> str | None:
 def companion_finding(v: View, name: str) -> Finding | None:
     package = v.packages.get(name)
     if package is None or v.torch is None or not v.torch.version or v.release is None:
+        return None
+    if not is_version(package.version):  # installed from a URL that names no version
         return None
     expected = expected_companion(v.release, v.torch.version, name)
     if expected is None:

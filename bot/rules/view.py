@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from bot.matrix import Index
-from bot.matrix.model import ErrorSignature, TorchRelease
+from bot.matrix.model import ErrorSignature, TorchRelease, is_version
 from bot.readers import Case
 from bot.readers.base import Quote
 from collector.child.packages_child import normalise
@@ -60,6 +61,15 @@ def summary(key: Key[Any], value: Any) -> str:
     return key.title
 
 
+V = TypeVar("V", TorchInfo, DriverInfo)
+
+
+def readable(value: V, *fields: str) -> V:
+    """`value` with the version fields the rules cannot compare (a hand-edited twin's "n/a") as unknown."""
+    unreadable: dict[str, Any] = {name: None for name in fields if not is_version(getattr(value, name) or "0")}
+    return dataclasses.replace(value, **unreadable) if unreadable else value
+
+
 # Readers whose output is a whole environment report rather than a sentence.
 STRUCTURED = {"envtriage report", "collect_env", "nvidia-smi", "package list"}
 
@@ -91,7 +101,8 @@ class View:
 
     @functools.cached_property
     def torch(self) -> TorchInfo | None:
-        return self.report.get(TORCH)
+        torch = self.report.get(TORCH)
+        return readable(torch, "version", "cuda") if torch else None
 
     @functools.cached_property
     def torch_cuda(self) -> str | None:
@@ -127,7 +138,7 @@ class View:
     def gpus(self) -> list[GpuView]:
         views = []
         for gpu in self.report.get(GPUS) or []:
-            if gpu.cc:
+            if gpu.cc and is_version(gpu.cc):
                 views.append(GpuView(gpu, gpu.cc, False))
                 continue
             model = self.matrix.gpu(gpu.name)
@@ -143,7 +154,8 @@ class View:
 
     @functools.cached_property
     def driver(self) -> DriverInfo | None:
-        return self.report.get(DRIVER)
+        driver = self.report.get(DRIVER)
+        return readable(driver, "version", "cuda_max") if driver else None
 
     @property
     def runtime(self) -> Runtime:
