@@ -1,16 +1,16 @@
 """The bot's comment: rendered from templates/comment.md.j2, made inert, kept under GitHub's size limit.
 
-Everything quoted from an issue is untrusted. Templates put it in code spans or pass it through the `u`
-filter; as a last guard, `inert` rewrites the finished Markdown outside code so no @mention, HTML tag or copy
-of our own marker can survive, whatever a template forgot.
+Everything quoted from an issue is untrusted. Templates put it in code spans (the `code`
+filter); as a last guard, bot/inert.py rewrites the finished Markdown outside code so no @mention, link, HTML tag
+or copy of our own marker can survive, whatever a template forgot.
 """
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING, Any
 
 from bot.findings import Finding
+from bot.inert import inert
 from bot.matrix import Index
 from bot.readers import Case
 from collector import templating
@@ -22,46 +22,36 @@ if TYPE_CHECKING:
 
 MARKER = "<!-- envtriage:comment -->"
 MAX_COMMENT = 60_000
-ALLOWED_TAGS = re.compile(r"</?(details|summary|sub|sup|br|b)>", re.I)
-CODE = re.compile(r"(`{3,}[\s\S]*?`{3,}|``[^`\n][\s\S]*?``|`[^`\n]+`)")
-MENTION = re.compile(r"@(?=[A-Za-z0-9_-])")
-LINK = re.compile(r"\]\(")
 SHOWN_FINDINGS = 6
 
 
 def comment(case: Case, findings: list[Finding], duplicates: list[Duplicate], matrix: Index) -> str:
     shown = findings[:SHOWN_FINDINGS]
-    text = ""
+    limit = MAX_COMMENT - len(MARKER) - 1
+    raw = text = ""
     for evidence_lines in (8, 3, 1):
-        text = templating.render(
+        raw = templating.render(
             "comment.md.j2", findings=shown, more=len(findings) - len(shown), facts=fact_rows(case, matrix),
             duplicates=duplicates, evidence_lines=evidence_lines, reviewed=matrix.matrix.reviewed,
             formats=case.formats,
         )  # fmt: skip
-        text = inert(Redactor().secrets(text))  # a token pasted in an issue is not repeated by the bot
-        if len(text) <= MAX_COMMENT - len(MARKER) - 1:
-            break
-    if len(text) > MAX_COMMENT - len(MARKER) - 1:
-        text = text[: MAX_COMMENT - len(MARKER) - 80] + "\n\n…(cut to fit GitHub's comment size limit)\n"
-    return f"{MARKER}\n{text}"
+        raw = Redactor().secrets(raw)  # a token pasted in an issue is not repeated by the bot
+        text = inert(raw)
+        if len(text) <= limit:
+            return f"{MARKER}\n{text}"
+    return f"{MARKER}\n{_cut(raw, limit)}"
 
 
-def inert(markdown: str) -> str:
-    """Outside code: no @mentions, no HTML but a few layout tags, no envtriage marker."""
-    parts = CODE.split(markdown)
-    for index in range(0, len(parts), 2):  # even parts are outside code spans and fences
-        parts[index] = _inert_text(parts[index])
-    return "".join(parts)
-
-
-def _inert_text(text: str) -> str:
-    text = MENTION.sub("@\u200b", text)
-    text = LINK.sub("]\\(", text)  # [text](url) and ![image](url): a backslash makes them plain text
-
-    def tag(match: re.Match[str]) -> str:
-        return match.group(0) if ALLOWED_TAGS.fullmatch(match.group(0)) else match.group(0).replace("<", "&lt;")
-
-    return re.sub(r"<[^>\n]*>?", tag, text)
+def _cut(raw: str, limit: int) -> str:
+    """The rendered comment cut to fit, then made inert (inert text cut short could end inside a code span)."""
+    notice = templating.render("comment_cut.md.j2")
+    budget = limit - len(notice)
+    while True:
+        end = raw.rfind("\n", 0, budget)
+        text = inert(raw[: end if end > 0 else budget]) + notice
+        if len(text) <= limit:
+            return text
+        budget -= len(text) - limit  # escaping made it longer: cut that much more
 
 
 def fact_rows(case: Case, matrix: Index) -> list[dict[str, Any]]:

@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 from bot import render
 from bot.triage import Plan
+from tests.bot import fuzzing
 
 Run = Callable[..., Plan]
 HOSTILE = (
@@ -16,18 +17,11 @@ HOSTILE = (
 )
 
 
-def test_inert_outside_code_keeps_code_as_is() -> None:
-    text = "hi @octocat <b>ok</b> <img src=x> `@keep <tags>` and\n```\n@block <img>\n```\n"
-    out = render.inert(text)
-    assert "@\u200boctocat" in out and "<b>ok</b>" in out and "&lt;img src=x>" in out
-    assert "`@keep <tags>`" in out and "```\n@block <img>\n```" in out
-
-
 def test_a_hostile_issue_cannot_ping_inject_or_forge_the_marker(run: Run) -> None:
     plan = run(HOSTILE)
     comment = plan.comment or ""
     assert comment.count(render.MARKER) == 1 and comment.startswith(render.MARKER)
-    outside_code = render.CODE.sub("", comment)
+    outside_code = "\n".join(fuzzing.prose(comment))
     assert "@octocat" not in outside_code and "@everyone" not in outside_code and "@nvidia" not in outside_code
     for tag in ("<img", "<script", "<a ", "<!--"):
         assert tag not in outside_code.replace(render.MARKER, ""), tag
@@ -46,6 +40,6 @@ def test_links_and_images_from_headings_and_text_stay_dead(run: Run) -> None:
         "### Versions\n\nTorch not compiled with CUDA enabled\n"
     )
     comment = run(body, "[x](https://evil.example) @team").comment or ""
-    outside_code = render.CODE.sub("", comment)
+    outside_code = "\n".join(fuzzing.prose(comment))
     assert "](https://evil" not in outside_code and "<https://evil" not in outside_code
     assert "@team" not in outside_code

@@ -1,0 +1,72 @@
+"""What GitHub would make live in a comment, found by rendering it with a real CommonMark parser.
+
+markdown-it-py with raw HTML on, GFM tables and autolinks (linkify) stands in for GitHub's cmark-gfm. It is
+independent of bot/inert.py, so a disagreement between inert's idea of code and a CommonMark parser's shows up
+as a live thing here. Where linkify is broader than GFM (a bare "x.com" or "a@b" with a zero-width space in the
+domain), it is narrowed to GFM: only links with a scheme, plus a separate check for GFM's "www." links.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from html.parser import HTMLParser
+
+from markdown_it import MarkdownIt
+
+# Tags a CommonMark + tables rendering produces by itself, and the layout tags our templates use.
+STRUCTURE = {
+    "p", "ul", "ol", "li", "code", "pre", "strong", "em", "del", "s", "blockquote", "hr", "br",
+    "h1", "h2", "h3", "h4", "h5", "h6", "table", "thead", "tbody", "tr", "th", "td",
+    "details", "summary", "sub", "sup", "b",
+}  # fmt: skip
+OUR_LINKS = ("https://pytorch.org/", "https://download.pytorch.org/", "https://github.com/pytorch/")
+OUR_LINKS += ("https://docs.nvidia.com/",)
+# GitHub links "@name" not glued to a word (an e-mail address is no mention), and "www." at a word's start.
+MENTION = re.compile(r"(?<![A-Za-z0-9])@[A-Za-z0-9]")
+WWW = re.compile(r"(?<![\w.])www\.[A-Za-z0-9]", re.I)
+
+
+@cache
+def parser() -> MarkdownIt:
+    md = MarkdownIt("commonmark", {"html": True, "linkify": True}).enable(["table", "linkify", "strikethrough"])
+    md.linkify.set({"fuzzy_link": False, "fuzzy_email": False})
+    return md
+
+
+class _Live(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)  # entities decoded, as GitHub decodes them before linking
+        self.found: list[str] = []
+        self.code_depth = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in ("code", "pre"):
+            self.code_depth += 1
+        elif tag == "a":
+            href = dict(attrs).get("href") or ""
+            if not href.startswith(OUR_LINKS):
+                self.found.append(f"link to {href}")
+        elif tag not in STRUCTURE:
+            self.found.append(f"<{tag}>")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in ("code", "pre"):
+            self.code_depth = max(0, self.code_depth - 1)
+
+    def handle_data(self, data: str) -> None:
+        if self.code_depth == 0:
+            self.found += [f"mention {m.group()}" for m in MENTION.finditer(data)]
+            self.found += [f"link {m.group()}" for m in WWW.finditer(data)]
+
+    def handle_comment(self, data: str) -> None:
+        if "envtriage:comment" in data:
+            self.found.append("our marker")
+
+
+def live(comment: str, marker: str = "") -> list[str]:
+    """Every mention, link, HTML tag and marker copy GitHub would make live in `comment` (`marker` removed)."""
+    collector = _Live()
+    collector.feed(parser().render(comment.replace(marker, "", 1) if marker else comment))
+    collector.close()
+    return collector.found
