@@ -83,6 +83,41 @@ SECRET_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     # No quote is ever taken: redacting a JSON twin must leave it valid JSON.
     ("URL credentials", re.compile(r"(?<=://)[^\s/:@\"'`<>]*:[^\s/\"'`<>]+(?=@[^\s/@\"'`<>]+)")),
 ]
+# What each pattern's every match contains, lower-cased: a pattern runs only on text holding one of its hints.
+# Thirty patterns each scanning a 64 KB issue cost 60 ms; a substring test costs microseconds.
+HINTS: dict[str, tuple[str, ...]] = {
+    "service-account key": ("private_key",),
+    "private key": ("private key-----",),
+    "GitHub token": ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"),
+    "Hugging Face token": ("hf_",),
+    "OpenAI/Anthropic key": ("sk-",),
+    "AWS access key id": ("akia", "asia", "agpa", "aida", "aroa", "anpa"),
+    "Google API key": ("aiza",),
+    "Slack token": ("xox",),
+    "GitLab token": ("glpat-",),
+    "npm token": ("npm_",),
+    "PyPI token": ("pypi-age",),
+    "Stripe key": ("_live_", "_test_"),
+    "Weights & Biases key": ("wandb_v1_",),
+    "DigitalOcean token": ("_v1_",),
+    "SendGrid key": ("sg.",),
+    "Twilio API key": ("sk",),
+    "Telegram bot token": (":a",),
+    "Discord bot token": (".",),
+    "Docker Hub token": ("dckr_pat_",),
+    "Databricks token": ("dapi",),
+    "Replicate token": ("r8_",),
+    "Groq key": ("gsk_",),
+    "JWT": ("eyj",),
+    "Azure connection string": ("accountkey=", "sharedaccesssignature=", "sharedaccesskey="),
+    "webhook URL": ("hooks.slack.com/", "/api/webhooks/"),
+    "authorization header": ("authorization",),
+    "bearer token": ("bearer",),
+    "signed URL": ("=",),
+    "URL credentials": ("://",),
+    "secret assignment": ("passw", "passphrase", "pwd", "secret", "token", "credential", "key"),
+    "secret argument": ("passw", "passphrase", "pwd", "secret", "token", "credential", "key"),
+}
 # A name that ends in a secret word, then its value: "password=hunter2", "HF_TOKEN: x", "\"api_key\": \"x\"".
 # Not "tokenizers==0.19" (a requirement) nor "max_tokens: 512" (the word does not end the name).
 SENSITIVE = r"(?:passw(?:or)?d|passphrase|pwd|secret|token|credentials?|(?:api|access|private|auth|signing)[_-]?key)"
@@ -146,15 +181,20 @@ class Redactor:
     def secrets(self, value: str) -> str:
         """Only the secrets (tokens, keys, passwords, credentials in URLs): for text that is public already,
         like an issue the bot quotes, where addresses and names are the author's to show."""
-        for what, pattern in BLOCK_PATTERNS:
-            value = self._sub(pattern, _blank, value, what)
+        value = self._hinted(BLOCK_PATTERNS, value)
         return self._each_line(value, self._tokens)
 
     def _tokens(self, value: str) -> str:
-        for what, pattern in SECRET_PATTERNS:
-            value = self._sub(pattern, _blank, value, what)
-        value = self._sub(ASSIGNMENT, _blank, value, "secret assignment")
-        return self._sub(FLAG, _blank, value, "secret argument")
+        return self._hinted([*SECRET_PATTERNS, ("secret assignment", ASSIGNMENT), ("secret argument", FLAG)], value)
+
+    def _hinted(self, patterns: list[tuple[str, re.Pattern[str]]], value: str) -> str:
+        lowered = value.lower()
+        for what, pattern in patterns:
+            if any(hint in lowered for hint in HINTS[what]):
+                changed = self._sub(pattern, _blank, value, what)
+                if changed != value:
+                    value, lowered = changed, changed.lower()
+        return value
 
     def text(self, value: str, *, version: bool = False) -> str:
         value = self.secrets(value)

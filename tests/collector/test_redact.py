@@ -84,3 +84,20 @@ def test_whole_report_and_counts() -> None:
     assert clean.facts["driver"] == Missing("nvidia-smi failed on <host>", detail="see ~/log")
     assert clean.get(ENV) == {"NCCL_SOCKET_IFNAME": "eth0", "MASTER_ADDR": "<ip>"}
     assert clean.meta.redacted == {"IP address": 1, "home path": 2, "host name": 1}
+
+
+def test_every_pattern_runs_where_its_hints_say() -> None:
+    """A pattern skipped for want of a hint must have had nothing to match: each match holds one of its hints."""
+    from collector.redact import ASSIGNMENT, BLOCK_PATTERNS, FLAG, HINTS, SECRET_PATTERNS
+    from tests.planted import SECRETS
+
+    patterns = [*BLOCK_PATTERNS, *SECRET_PATTERNS, ("secret assignment", ASSIGNMENT), ("secret argument", FLAG)]
+    assert sorted(HINTS) == sorted(what for what, _ in patterns)
+    matched = 0
+    for plant in SECRETS:
+        for what, pattern in patterns:
+            for match in pattern.finditer(plant.text):
+                matched += 1
+                near = plant.text[max(0, match.start() - 16) : match.end() + 16].lower()  # lookarounds included
+                assert any(hint in near for hint in HINTS[what]), (what, match.group())
+    assert matched >= len(SECRETS)
