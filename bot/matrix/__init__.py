@@ -24,6 +24,8 @@ from bot.matrix.screen import Screened
 from collector import codec
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
+MAX_GPU_NAME = 200
+GPU_CACHE_SIZE = 4096
 
 
 class MatrixError(ValueError):
@@ -61,6 +63,7 @@ class Index:
     def __init__(self, matrix: Matrix) -> None:
         self.matrix = matrix
         self._gpu_patterns = [(Screened(gpu.match, shortest=2), gpu) for gpu in matrix.gpus]
+        self._gpu_cache: dict[str, GpuModel | None] = {}
         self._error_patterns = [(Screened(err.pattern), err) for err in matrix.errors]
         self._releases = {release.series: release for release in matrix.releases}
 
@@ -105,8 +108,17 @@ class Index:
     # --- GPUs, features, error texts --------------------------------------------------------------------
 
     def gpu(self, name: str) -> GpuModel | None:
+        """The model `name` is; asked once per GPU by the readers, the rules and the comment, so remembered.
+        Only the name's first 200 characters are read: real names are under 64, a hostile paste's are not."""
+        name, cache = name[:MAX_GPU_NAME], self._gpu_cache
+        if name in cache:
+            return cache[name]
         lowered = name.lower()
-        return next((gpu for p, gpu in self._gpu_patterns if p.possible(lowered) and p.regex.search(name)), None)
+        found = next((gpu for p, gpu in self._gpu_patterns if p.possible(lowered) and p.regex.search(name)), None)
+        if len(self._gpu_cache) >= GPU_CACHE_SIZE:  # shared by the worker's threads: bounded, never read twice
+            self._gpu_cache = {}
+        self._gpu_cache[name] = found
+        return found
 
     def feature(self, feature_id: str) -> Feature:
         for feature in self.matrix.features:

@@ -17,6 +17,8 @@ from bot.readers.base import Section, clean_lines, normalise_ends
 # between the three quantifiers and takes seconds on a 2,000-character line of tabs.
 HEADING = re.compile(r"^#{2,4}\s+(\S.*)$")
 FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
+# An issue form has a few dozen fields at most; a pasted log can hold ten thousand "###" lines, which are no fields.
+MAX_FIELDS = 200
 EMPTY = {"_no response_", "no response", "none", "n/a", "-", ""}
 Role = Literal["environment", "error", "description", "other"]
 ROLE_WORDS: list[tuple[Role, tuple[str, ...]]] = [
@@ -66,7 +68,7 @@ def split(body: str) -> tuple[Section, list[FormField]]:
     lines = clean_lines(body)
     starts = _headings(lines)
     fields = []
-    for number, (at, heading) in enumerate(starts):
+    for number, (at, heading) in enumerate(starts[:MAX_FIELDS]):
         end = starts[number + 1][0] if number + 1 < len(starts) else len(lines)
         empty = "\n".join(lines[at + 1 : end]).strip().lower() in EMPTY
         fields.append(FormField(heading=heading, role=role_of(heading), empty=empty))
