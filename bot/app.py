@@ -23,7 +23,7 @@ from bot.metrics import Metrics
 from bot.queue import EmbeddedConsumer, Queue
 from bot.settings import Settings
 from bot.store import Store
-from bot.webhook import Decision, Rejected, decide, parse, verify_signature
+from bot.webhook import Decision, Rejected, Scope, decide, parse, verify_signature
 
 log = logging.getLogger(__name__)
 
@@ -59,7 +59,11 @@ def create_app(service: Service) -> FastAPI:
         except Rejected as exc:
             service.metrics.delivery("rejected", str(exc.status))
             return JSONResponse({"error": str(exc)}, status_code=exc.status)
-        decision = await run_in_threadpool(_accept, service, event, delivery_id, payload)
+        try:
+            decision = await run_in_threadpool(_accept, service, event, delivery_id, payload)
+        except Rejected as exc:  # a repository this bot does not serve, an App delivery without its installation
+            service.metrics.delivery("rejected", str(exc.status))
+            return JSONResponse({"error": str(exc)}, status_code=exc.status)
         service.metrics.delivery(decision.outcome, event, seconds=time.perf_counter() - started)
         status = {"queue": 202, "pong": 200, "ignore": 200, "duplicate": 200}[decision.outcome]
         return JSONResponse({"outcome": decision.outcome, "reason": decision.reason}, status_code=status)
@@ -113,7 +117,14 @@ def _dashboard(app: FastAPI, service: Service) -> None:
 
 
 def _accept(service: Service, event: str, delivery_id: str, payload: dict[str, object]) -> Decision:
-    decision = decide(event, delivery_id, payload, service.settings.bot_login, service.matrix)
+    decision = decide(
+        event,
+        delivery_id,
+        payload,
+        service.settings.bot_login,
+        service.matrix,
+        Scope(service.settings.repositories, app=service.settings.app_auth),
+    )
     if decision.outcome != "queue" or decision.delivery is None:
         return decision
     delivery = decision.delivery

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,6 +32,7 @@ class Settings:
     retry_base_seconds: float = 2.0  # backoff after the n-th failure: base**n seconds, capped at 10 minutes
     embedded_worker: bool = True
     dashboard_token: str | None = None  # GET /dashboard is off without one
+    repositories: tuple[str, ...] = ()  # "owner/repo" or "owner/*" this bot serves; empty: every one
 
     @property
     def app_auth(self) -> bool:
@@ -61,7 +63,16 @@ def from_env(env: Mapping[str, str], *, dry_run: bool = False, need_secret: bool
         seconds_between_writes=_number(env, "ENVTRIAGE_WRITE_SPACING", 1.0),
         embedded_worker=env.get("ENVTRIAGE_EMBEDDED_WORKER", "1") != "0",
         dashboard_token=env.get("ENVTRIAGE_DASHBOARD_TOKEN") or None,
+        repositories=_repositories(env.get("ENVTRIAGE_REPOSITORIES", "")),
     )
+
+
+def _repositories(raw: str) -> tuple[str, ...]:
+    patterns = tuple(part.strip() for part in raw.split(",") if part.strip())
+    for pattern in patterns:
+        if not re.fullmatch(r"[A-Za-z0-9-]+/(?:\*|[A-Za-z0-9._-]+)", pattern):
+            raise SettingsError(f"ENVTRIAGE_REPOSITORIES: {pattern!r} is not OWNER/REPO or OWNER/*")
+    return patterns
 
 
 def _app(env: Mapping[str, str]) -> tuple[int | None, str | None]:

@@ -6,6 +6,7 @@ at once while one is rotated. A redelivery carries the same `X-GitHub-Delivery`,
 
 from __future__ import annotations
 
+import fnmatch
 import hashlib
 import hmac
 import json
@@ -46,6 +47,21 @@ def verify_signature(body: bytes, header: str | None, secrets: tuple[str, ...]) 
 
 
 @dataclass(frozen=True)
+class Scope:
+    """Which deliveries this bot serves. A GitHub App gets deliveries from every installation, and one webhook
+    secret may be shared by many repositories' hooks; `repositories` narrows that down."""
+
+    repositories: tuple[str, ...] = ()  # "owner/repo" or "owner/*", case-insensitive; empty: every repository
+    app: bool = False  # as a GitHub App, an issue delivery must name its installation (its token comes from it)
+
+    def check(self, repo: str, installation: Any) -> None:
+        if self.repositories and not any(fnmatch.fnmatchcase(repo.lower(), p.lower()) for p in self.repositories):
+            raise Rejected(403, f"repository {repo} is not one this bot serves (ENVTRIAGE_REPOSITORIES)")
+        if self.app and not isinstance(installation, int):
+            raise Rejected(400, "a delivery for a GitHub App without installation.id: no token can act on it")
+
+
+@dataclass(frozen=True)
 class Decision:
     """What the edge does with a verified delivery: queue it, answer at once (ping), or ignore it (and why)."""
 
@@ -70,7 +86,10 @@ def parse(headers: Mapping[str, str], body: bytes, max_bytes: int) -> tuple[str,
     return event, delivery, payload
 
 
-def decide(event: str, delivery_id: str, payload: dict[str, Any], bot_login: str | None, matrix: Index) -> Decision:
+def decide(
+    event: str, delivery_id: str, payload: dict[str, Any], bot_login: str | None, matrix: Index, scope: Scope = Scope()
+) -> Decision:
+    """Raises Rejected for a delivery this bot must not act on (another repository, no installation)."""
     if event == "ping":
         return Decision("pong", "ping")
     action = payload.get("action")
@@ -86,6 +105,7 @@ def decide(event: str, delivery_id: str, payload: dict[str, Any], bot_login: str
         return Decision("ignore", "a pull request, not an issue")
     if not isinstance(_object(payload, "repository").get("full_name"), str) or not isinstance(issue.get("number"), int):
         return Decision("ignore", "no repository or issue number in the payload")
+    scope.check(_object(payload, "repository")["full_name"], _object(payload, "installation").get("id"))
     if event == "issues" and action not in TRIAGE_ACTIONS | INDEX_ACTIONS:
         return Decision("ignore", f"issues.{action} changes no diagnosis")
     if event == "issue_comment" and action not in COMMENT_ACTIONS:

@@ -15,7 +15,18 @@ import httpx
 import pytest
 
 from tests.bot.processes import bot_env, free_port, serving
-from tests.bot.service import REPO, SECRET, Running, bot_comments, broken_report, opened, payload, signed
+from tests.bot.service import (
+    REPO,
+    SECRET,
+    Running,
+    bot_comments,
+    broken_report,
+    opened,
+    payload,
+    running,
+    settings_for,
+    signed,
+)  # fmt: skip
 from tests.fakegithub import FakeGitHub
 
 
@@ -132,3 +143,27 @@ def test_a_user_comment_carrying_our_marker_is_not_taken_for_the_bots(bot: Runni
     bot.settle()
     mine = [c for c in fake.comments_on(REPO, 1) if c["user"]["login"] == fake.bot_login]
     assert len(mine) == 1 and fake.comments_on(REPO, 1)[0]["body"] == forged["body"], "mallory's comment untouched"
+
+
+@pytest.mark.parametrize(
+    ("served", "status"),
+    [(("codertocat/hello-world",), 202), (("Codertocat/*",), 202), (("octo-org/*", "Codertocat/Other"), 403)],
+)
+def test_repositories_the_bot_does_not_serve_are_refused(
+    fake: FakeGitHub, tmp_path: Path, served: tuple[str, ...], status: int
+) -> None:
+    fake.add_issue(REPO, number=1, body=broken_report())
+    for bot in running(settings_for(fake, tmp_path / "bot.db", repositories=served), fake):
+        answer = bot.send("issues", opened(broken_report()))
+        assert answer.status_code == status and stored(bot) == (status == 202)
+        if status == 403:
+            assert "not one this bot serves" in answer.json()["error"]
+            assert bot.client.get("/healthz").status_code == 200
+
+
+def test_an_app_delivery_without_its_installation_is_refused(fake: FakeGitHub, tmp_path: Path) -> None:
+    settings = settings_for(fake, tmp_path / "bot.db", app_id=1, app_private_key="unused", token=None)
+    for bot in running(settings, fake):
+        without = {key: value for key, value in opened(broken_report()).items() if key != "installation"}
+        answer = bot.send("issues", without)
+        assert answer.status_code == 400 and "installation" in answer.json()["error"] and stored(bot) == 0
