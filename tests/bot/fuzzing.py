@@ -24,7 +24,7 @@ from bot import render
 from bot.dedupe import evidence, extract
 from bot.dedupe.score import Match
 from bot.matrix import Index
-from bot.triage import Duplicate, triage
+from bot.triage import Duplicate, Plan, triage
 from bot.webhook import digest
 from collector import markdown
 from collector.report import ReportFormatError, from_json
@@ -252,15 +252,22 @@ def rules_must_not_fail() -> Iterator[None]:
         raise RuleFailed(failures[0].getMessage()) from cause
 
 
-def check(matrix: Index, text: str, title: str = "", comments: Sequence[str] = ()) -> int:
-    """Everything the bot does with an issue; returns the comment's length. Properties fail as AssertionError."""
+def handle(matrix: Index, text: str, title: str = "", comments: Sequence[str] = ()) -> tuple[Plan, str]:
+    """What the bot does with an issue: triage (redaction, readers, rules, the comment), the digest that spots
+    edits, dedupe's signature, and the comment again with a duplicate's evidence quoted. Returns the plan and
+    that second comment."""
     with rules_must_not_fail():
         plan = triage(matrix, text, title, comments)
     digest(plan.case)
     extract(plan.case, plan.findings, matrix, text)
     quoted = [Match(kind, quote.text) for quote in plan.case.errors[:2] for kind in ("error", "frames")]
     duplicates = [Duplicate(1, 0.9, evidence(quoted), title)]
-    shown = render.comment(plan.case, plan.findings, duplicates, matrix)
+    return plan, render.comment(plan.case, plan.findings, duplicates, matrix)
+
+
+def check(matrix: Index, text: str, title: str = "", comments: Sequence[str] = ()) -> int:
+    """`handle`, then the properties, which fail as AssertionError; returns the comment's length."""
+    plan, shown = handle(matrix, text, title, comments)
     for comment in filter(None, (plan.comment, shown)):
         assert len(comment) <= render.MAX_COMMENT, len(comment)
         assert not live_mentions(comment), live_mentions(comment)
