@@ -3,7 +3,7 @@
 markdown-it-py with raw HTML on, GFM tables and autolinks (linkify) stands in for GitHub's cmark-gfm. It is
 independent of bot/inert.py, so a disagreement between inert's idea of code and a CommonMark parser's shows up
 as a live thing here. Where linkify is broader than GFM (a bare "x.com" or "a@b" with a zero-width space in the
-domain), it is narrowed to GFM: only links with a scheme, plus a separate check for GFM's "www." links.
+domain, "//host", "ftp:"), it is narrowed to GFM: http(s) links only, plus a separate check for "www." links.
 """
 
 from __future__ import annotations
@@ -31,6 +31,8 @@ WWW = re.compile(r"(?<![\w.])www\.[A-Za-z0-9]", re.I)
 def parser() -> MarkdownIt:
     md = MarkdownIt("commonmark", {"html": True, "linkify": True}).enable(["table", "linkify", "strikethrough"])
     md.linkify.set({"fuzzy_link": False, "fuzzy_email": False})
+    md.linkify.add("//", None)  # linkify-it links protocol-relative "//host/path"; GFM does not
+    md.linkify.add("ftp:", None)  # nor ftp: (GFM links http://, https://, www. and e-mail addresses)
     return md
 
 

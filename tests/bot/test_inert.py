@@ -62,6 +62,16 @@ def test_our_links_stay_links_and_others_do_not() -> None:
     assert "https\u200b://evil.example" in out and "www\u200b.evil.example" in out
 
 
+def test_the_oracle_links_what_gfm_links() -> None:
+    """The oracle, narrowed to GFM: a broken URL (found by fuzzing) is no link; a whole one is."""
+    broken = inert("driver from https://www.nvidia.com/Download/index.aspx")
+    assert github_markdown.live(broken) == []
+    assert github_markdown.live("https://evil.example www.evil.example") == [
+        "link to https://evil.example",
+        "link www.e",
+    ]
+
+
 def test_pairing_is_linear_on_hostile_lines() -> None:
     line = "".join("`" * length + "x" for length in range(1, 400)) + "\\" * 50_000 + "|" * 50_000
     assert list(code_spans(line)) == []
