@@ -41,16 +41,23 @@ def triage(
     config: RepoConfig | None = None,
     duplicates: Sequence[Duplicate] = (),
 ) -> Plan:
-    config = config or RepoConfig()
-    # Secrets go before the issue is read, so no fact's evidence, quoted error or finding carries one into
-    # `python -m bot triage` output (the comment is redacted again as it is rendered). A pasted report's twin is
-    # JSON and may spell a secret with escapes ("-\u002d-BEGIN"), so its decoded facts are cleaned too.
+    case = read_clean(matrix, body, title, comments)
+    findings = diagnose(case, matrix)
+    return plan_for(case, findings, config or RepoConfig(), list(duplicates), matrix)
+
+
+def read_clean(matrix: Index, body: str | None, title: str = "", comments: Sequence[str] = ()) -> Case:
+    """The issue read with its secrets gone, for the CLI and the worker alike.
+
+    Secrets go before the issue is read, so no fact's evidence, quoted error or finding carries one into
+    `python -m bot triage` output, the duplicate index or the history (the comment is redacted again as it is
+    rendered). A pasted report's twin is JSON and may spell a secret with escapes ("-\u002d-BEGIN"), so its
+    decoded facts are cleaned too.
+    """
     redactor = Redactor(secrets_only=True)
     clean = redactor.secrets
     case = read_case(matrix, clean(body or ""), clean(title), [clean(comment) for comment in comments])
-    case = replace(case, report=redactor.report(case.report))
-    findings = diagnose(case, matrix)
-    return plan_for(case, findings, config, list(duplicates), matrix)
+    return replace(case, report=redactor.report(case.report))
 
 
 def plan_for(

@@ -16,12 +16,13 @@ from bot.findings import Finding
 from bot.github_io import Clients, ConfigCache, Gone, RateLimited, Repo
 from bot.history import History, Triaged, categories_of
 from bot.matrix import Index
-from bot.readers import Case, read_case
+from bot.readers import Case
 from bot.rules import diagnose
 from bot.settings import Settings
 from bot.store import Delivery, Store
-from bot.triage import plan_for
+from bot.triage import plan_for, read_clean
 from bot.webhook import INDEX_ACTIONS, digest
+from collector.redact import Redactor
 
 log = logging.getLogger(__name__)
 BACKOFF_CAP = 600.0
@@ -123,7 +124,7 @@ class Processor:
         bot = self.clients.bot_login(installation_id)
         comments = repo.comments(issue)
         texts = [c.body or "" for c in comments if c.user is not None and c.user.login != bot and c.user.type != "Bot"]
-        case = read_case(self.matrix, issue.body, issue.title or "", texts)
+        case = read_clean(self.matrix, issue.body, issue.title or "", texts)
         now = digest(case)
         before = self.store.issue(full_name, number)
         if before.digest == now:  # acted on this very content already (its comment, or its silence)
@@ -141,9 +142,9 @@ class Processor:
 
     def _index(self, repo: str, number: int, title: str, body: str, state: str, case: Case | None = None,
                findings: list[Finding] | None = None) -> Features:  # fmt: skip
-        case = case or read_case(self.matrix, body, title)
+        case = case or read_clean(self.matrix, body, title)
         findings = diagnose(case, self.matrix) if findings is None else findings
-        features = extract(case, findings, self.matrix, body)
+        features = extract(case, findings, self.matrix, Redactor(secrets_only=True).secrets(body))
         self.index.record(repo, number, title, state, features)
         return features
 

@@ -8,19 +8,25 @@ same issue puts every one of them into a fact's evidence or a quoted error, so e
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+import sqlalchemy as sa
 
 from bot.__main__ import plan_json
+from bot.dedupe import extract
 from bot.matrix import Index
 from bot.readers import read_case
 from bot.triage import Plan, triage
 from collector import codec, markdown, templating
 from collector.report import Fact, Meta, Report, to_json_obj
 from collector.schema import ENV, TORCH, TorchInfo
+from tests.bot.service import REPO as ISSUE_REPO
+from tests.bot.service import Running, opened
+from tests.fakegithub import FakeGitHub
 from tests.planted import SECRETS, Plant
 
 REPO = Path(__file__).resolve().parents[2]
@@ -123,3 +129,33 @@ def test_a_pasted_report_twin_repeats_no_secret(matrix: Index) -> None:
     leaks = {(plant.kind, name) for name, out in outputs(plan).items() for plant in SECRETS if leaked(plant, out)}
     assert leaks == set()
     assert "envtriage report" in plan.case.formats and set(plan.case.report.get(ENV) or {}) == set(env)
+
+
+def test_the_service_keeps_no_secret_outside_its_delivery_queue(bot: Running, fake: FakeGitHub, matrix: Index) -> None:
+    """The worker reads issues as `triage` does: the duplicate index and the history hold none of the secrets.
+    Only the queue's copy of the delivery (GitHub's payload, kept until it is handled) has the body as sent."""
+    secrets = " ".join(one_line(plant) for plant in SECRETS)
+    issue = body(secrets)  # every secret in the traceback's error line, which the index's signature keeps
+    fake.add_issue(ISSUE_REPO, number=1, body=issue)
+    bot.send("issues", opened(issue))
+    bot.settle()
+    with bot.store.engine.connect() as db:
+        tables = sa.MetaData()
+        tables.reflect(db)
+        kept = {name: str(db.execute(sa.select(table)).all()) for name, table in tables.tables.items()}
+    assert "triaged" in kept and "dup_issues" in kept
+    # The index lower-cases, masks digits and cuts long words, so pieces are compared as their letters only.
+    leaks = [
+        (name, plant.kind)
+        for name, rows in kept.items()
+        if name != "deliveries"
+        for plant in SECRETS
+        if any(letters(secret)[:10] in letters(rows) for secret in plant.secrets if len(letters(secret)) >= 10)
+    ]
+    assert leaks == []
+    unredacted = letters(str(extract(read_case(matrix, issue), [], matrix, issue)))  # what the index kept before
+    assert sum(letters(plant.secrets[0])[:10] in unredacted for plant in SECRETS) > 10
+
+
+def letters(text: str) -> str:
+    return re.sub("[^a-z]", "", text.lower())
