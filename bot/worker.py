@@ -124,17 +124,18 @@ class Processor:
         bot = self.clients.bot_login(installation_id)
         comments = repo.comments(issue)
         texts = [c.body or "" for c in comments if c.user is not None and c.user.login != bot and c.user.type != "Bot"]
-        case = read_clean(self.matrix, issue.body, issue.title or "", texts)
+        title = Redactor(secrets_only=True).secrets(issue.title or "")  # kept in the index and the history
+        case = read_clean(self.matrix, issue.body, title, texts)
         now = digest(case)
         before = self.store.issue(full_name, number)
         if before.digest == now:  # acted on this very content already (its comment, or its silence)
             return Result("skipped", "nothing the diagnosis reads has changed")
         findings = diagnose(case, self.matrix)
-        features = self._index(full_name, number, issue.title or "", issue.body or "", "open", case, findings)
+        features = self._index(full_name, number, title, issue.body or "", "open", case, findings)
         found = self.index.similar(full_name, features, before=number) if config.duplicates else []
         plan = plan_for(case, findings, config, duplicates(found), self.matrix)
         outcome = apply(repo, issue, comments, bot, plan, self.store, config.needs_env_label, now)
-        self.history.record(Triaged(full_name, number, issue.title or "", "open", issue.created_at,
+        self.history.record(Triaged(full_name, number, title, "open", issue.created_at,
                                     categories_of(findings), plan.needs_env, features,
                                     [d.number for d in plan.duplicates]))  # fmt: skip
         return Result("done", f"comment {outcome.comment}; labels +{outcome.labels_added} -{outcome.labels_removed}",
@@ -142,10 +143,11 @@ class Processor:
 
     def _index(self, repo: str, number: int, title: str, body: str, state: str, case: Case | None = None,
                findings: list[Finding] | None = None) -> Features:  # fmt: skip
+        clean = Redactor(secrets_only=True).secrets
         case = case or read_clean(self.matrix, body, title)
         findings = diagnose(case, self.matrix) if findings is None else findings
-        features = extract(case, findings, self.matrix, Redactor(secrets_only=True).secrets(body))
-        self.index.record(repo, number, title, state, features)
+        features = extract(case, findings, self.matrix, clean(body))
+        self.index.record(repo, number, clean(title), state, features)
         return features
 
     def _reindex(self, delivery: Delivery) -> Result:

@@ -136,8 +136,9 @@ def test_the_service_keeps_no_secret_outside_its_delivery_queue(bot: Running, fa
     Only the queue's copy of the delivery (GitHub's payload, kept until it is handled) has the body as sent."""
     secrets = " ".join(one_line(plant) for plant in SECRETS)
     issue = body(secrets)  # every secret in the traceback's error line, which the index's signature keeps
-    fake.add_issue(ISSUE_REPO, number=1, body=issue)
-    bot.send("issues", opened(issue))
+    title = f"{TITLE} {one_line(SECRETS[0])}"
+    fake.add_issue(ISSUE_REPO, number=1, body=issue, title=title)
+    bot.send("issues", opened(issue, title=title))
     bot.settle()
     with bot.store.engine.connect() as db:
         tables = sa.MetaData()
