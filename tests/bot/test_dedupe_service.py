@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import sqlalchemy as sa
+
 from bot.dedupe import DuplicateIndex
+from bot.tables import dup_issues
 from tests.bot.service import REPO, Running, bot_comments, opened, payload
 from tests.conftest import fixture_text
 from tests.fakegithub import FakeGitHub
 
 FIRST_TITLE = "torch.cuda.is_available() is False inside my container"
 SECOND_TITLE = "No CUDA GPUs are available although nvidia-smi shows the H200"
+PLAIN_TITLE = "Training job fails in our cluster"  # names no error, version or GPU
 
 
 def hidden_gpus_report() -> str:
@@ -71,3 +75,17 @@ def test_duplicate_detection_can_be_turned_off(bot: Running, fake: FakeGitHub) -
     send_issue(bot, fake, 1, FIRST_TITLE, hidden_gpus_report())
     send_issue(bot, fake, 2, SECOND_TITLE, second_report())
     assert "Possibly the same problem" not in bot_comments(fake, 2)[0]["body"]
+
+
+def test_a_retitled_issue_is_indexed_under_its_new_title(bot: Running, fake: FakeGitHub) -> None:
+    """A title edit changes no diagnosis (no new comment), but the index must know the new title."""
+    send_issue(bot, fake, 1, FIRST_TITLE, hidden_gpus_report())
+    comment = bot_comments(fake, 1)
+    fake.edit_issue(REPO, 1, title=PLAIN_TITLE)
+    edit = {"issue.number": 1, "issue.title": PLAIN_TITLE, "issue.body": hidden_gpus_report()}
+    bot.send("issues", payload("issues.edited", **edit, changes={"title": {"from": FIRST_TITLE}}))
+    bot.settle()
+    with bot.store.engine.connect() as db:
+        titles = db.execute(sa.select(dup_issues.c.title).where(dup_issues.c.repo == REPO)).scalars().all()
+    assert titles == [PLAIN_TITLE]
+    assert [c["body"] for c in bot_comments(fake, 1)] == [c["body"] for c in comment], "no new comment, no edit"
