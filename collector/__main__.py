@@ -11,10 +11,13 @@ import os
 import sys
 import threading
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from collector.check import Engine, verdicts
-from collector.context import Options, SmokeLevel
 from collector.run import Deadline, start_child
+
+if TYPE_CHECKING:
+    from collector.check import Engine
+    from collector.context import Options, SmokeLevel
 
 
 def parser() -> argparse.ArgumentParser:
@@ -40,11 +43,16 @@ def parser() -> argparse.ArgumentParser:
 
 
 def options_from(args: argparse.Namespace) -> Options:
-    level: SmokeLevel = "deep" if args.deep else "none" if args.no_smoke else "quick"
+    from collector.context import Options
+
     timeout = args.timeout if args.timeout is not None else (120.0 if args.deep else 30.0)
     if timeout <= 0:
         raise SystemExit("python -m collector: --timeout must be a positive number of seconds")
-    return Options(python=args.python, smoke=level, timeout=timeout, redact=not args.no_redact)
+    return Options(python=args.python, smoke=smoke_level(args), timeout=timeout, redact=not args.no_redact)
+
+
+def smoke_level(args: argparse.Namespace) -> SmokeLevel:
+    return "deep" if args.deep else "none" if args.no_smoke else "quick"
 
 
 def _warm_up(engine: Engine) -> None:
@@ -57,14 +65,17 @@ def _warm_up(engine: Engine) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
-    options = options_from(args)
-    deadline = Deadline(options.timeout)
     env = dict(os.environ)
     started = {}
-    try:
-        started["torch_child.py"] = start_child(options.python, "torch_child.py", {"smoke": options.smoke}, env)
-    except OSError:
-        pass  # the torch probe tries again and reports why the interpreter cannot run
+    if args.timeout is None or args.timeout > 0:  # torch's import is the floor: start it before our own imports
+        try:
+            started["torch_child.py"] = start_child(args.python, "torch_child.py", {"smoke": smoke_level(args)}, env)
+        except OSError:
+            pass  # the torch probe tries again and reports why the interpreter cannot run
+    options = options_from(args)
+    deadline = Deadline(options.timeout)
+    from collector.check import Engine, verdicts
+
     engine = Engine()
     warm_up = threading.Thread(target=_warm_up, args=(engine,), daemon=True)
     warm_up.start()

@@ -29,9 +29,22 @@ def environment() -> jinja2.Environment:
         lstrip_blocks=True,
         keep_trailing_newline=True,
         autoescape=False,  # noqa: S701 - renders Markdown, not HTML; values go through the cell/code filters
+        bytecode_cache=_bytecode_cache(),
     )
     env.filters.update(cell=cell, code=code, gib=gib, plural=plural, fence=fence)
     return env
+
+
+def _bytecode_cache() -> jinja2.BytecodeCache | None:
+    """Compiled templates kept between runs: compiling the report's template costs 70 ms of a 300 ms run.
+
+    Jinja2's own per-user directory under the temp dir (created 0700 and refused if another user owns it); it
+    holds compiled templates only, no data. Without a usable temp dir the templates are compiled every run.
+    """
+    try:
+        return jinja2.FileSystemBytecodeCache()
+    except (OSError, RuntimeError):
+        return None
 
 
 def render(template_name: str, /, **context: Any) -> str:
