@@ -2,30 +2,41 @@
 
 Every reader looks at every section; the facts they find are merged by precedence (our own report, then
 collect_env, nvidia-smi, package lists, torch's messages, and plain text last). Adding a format is one module
-with a `read(section, matrix) -> Partial` function and one line in READERS.
+with a `read(section, matrix) -> Partial` function and one line in `readers()`.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from bot.matrix import Index
-from bot.readers import collect_env, freeform, nvidia_smi, own, packages, sections, torch_messages
+from bot.readers import sections
 from bot.readers.base import Partial, Quote, Reader, Section
 from bot.readers.merge import merge
 from collector.report import Meta, Report
 
-# In order of precedence: a structured report beats a sentence about the same fact.
-READERS: list[tuple[str, Reader]] = [
-    (own.NAME, own.read),  # type: ignore[list-item]
-    (collect_env.NAME, collect_env.read),  # type: ignore[list-item]
-    (nvidia_smi.NAME, nvidia_smi.read),  # type: ignore[list-item]
-    (packages.NAME, packages.read),  # type: ignore[list-item]
-    (torch_messages.NAME, torch_messages.read),  # type: ignore[list-item]
-    (freeform.NAME, freeform.read),  # type: ignore[list-item]
-]
 MAX_ERRORS = 50
+
+
+@functools.cache
+def readers() -> list[tuple[str, Reader]]:
+    """The readers, in order of precedence: a structured report beats a sentence about the same fact.
+
+    Imported on first use: the collector diagnoses its own report with the rules alone, and the readers'
+    patterns cost a tenth of its run when no torch is installed.
+    """
+    from bot.readers import collect_env, freeform, nvidia_smi, own, packages, torch_messages
+
+    return [
+        (own.NAME, own.read),  # type: ignore[list-item]
+        (collect_env.NAME, collect_env.read),  # type: ignore[list-item]
+        (nvidia_smi.NAME, nvidia_smi.read),  # type: ignore[list-item]
+        (packages.NAME, packages.read),  # type: ignore[list-item]
+        (torch_messages.NAME, torch_messages.read),  # type: ignore[list-item]
+        (freeform.NAME, freeform.read),  # type: ignore[list-item]
+    ]
 
 
 @dataclass(frozen=True)
@@ -49,7 +60,7 @@ def read_case(matrix: Index, body: str | None, title: str = "", comments: Sequen
     if title:
         parts.append(Section.of("title", title))
     partials: list[Partial] = []
-    for _, reader in READERS:
+    for _, reader in readers():
         for part in parts:
             found = reader(part, matrix)
             if found:
@@ -82,6 +93,8 @@ def _topics(partials: list[Partial]) -> dict[str, Quote]:
 
 
 def _damaged(parts: list[Section]) -> str | None:
+    from bot.readers import own
+
     for part in parts:
         try:
             own.find(part.raw)
