@@ -59,9 +59,12 @@ def main() -> None:
         for argv in table.values():  # one warm-up run each, so the page cache is warm for every command
             timed(argv)
         times: dict[str, list[float]] = {name: [] for name in table}
-        for _ in range(args.rounds):
+        for number in range(1, args.rounds + 1):
             for name, argv in table.items():
                 times[name].append(timed(argv))
+            # Each round as it ends: a run stopped by a time limit still leaves its rounds behind.
+            latest = ", ".join(f"{name} {values[-1]:.2f}" for name, values in times.items())
+            print(f"round {number}: {latest}", flush=True)
     medians = {name: statistics.median(values) for name, values in times.items()}
     for name, value in medians.items():
         spread = f"{min(times[name]):.2f}-{max(times[name]):.2f}"
