@@ -10,6 +10,7 @@ from bot.config import RepoConfig
 from bot.findings import Finding
 from bot.matrix import Index
 from bot.readers import Case, read_case
+from bot.readers.own import NAME as TWIN_FORMAT
 from bot.rules import diagnose
 from collector.redact import Redactor
 
@@ -57,6 +58,8 @@ def read_clean(matrix: Index, body: str | None, title: str = "", comments: Seque
     redactor = Redactor(secrets_only=True)
     clean = redactor.secrets
     case = read_case(matrix, clean(body or ""), clean(title), [clean(comment) for comment in comments])
+    if TWIN_FORMAT not in case.formats:  # every fact was read from text already clean
+        return case
     return replace(case, report=redactor.report(case.report))
 
 

@@ -42,11 +42,34 @@ def _sequence(items: list[Any], shortest: int = MIN_WORD) -> list[str] | None:
             continue
         if len(run) >= shortest and (best is None or min(map(len, best)) < len(run)):
             best = [run]
+        for inner in (_joined(run, op, arg), _required(op, arg, shortest)):
+            if inner and min(map(len, inner)) >= shortest and (best is None or _shorter(best, inner)):
+                best = inner
         run = ""
-        inner = _required(op, arg, shortest)
-        if inner and (best is None or min(map(len, best)) < min(map(len, inner))):
-            best = inner
     return best
+
+
+def _shorter(best: list[str], other: list[str]) -> bool:
+    return min(map(len, best)) < min(map(len, other))
+
+
+def _joined(run: str, op: Any, arg: Any) -> list[str] | None:
+    """A literal run and the group right after it: "P(4|40)" must contain "p4" or "p40"."""
+    if not run or op is not sre_constants.SUBPATTERN:
+        return None
+    body = list(arg[-1])
+    options = body[0][1][1] if len(body) == 1 and body[0][0] is sre_constants.BRANCH else [body]
+    prefixes = [_prefix(list(option)) for option in options]
+    return sorted({run + prefix for prefix in prefixes}) if all(prefixes) else None
+
+
+def _prefix(items: list[Any]) -> str:
+    prefix = ""
+    for op, arg in items:
+        if op is not sre_constants.LITERAL:
+            break
+        prefix += chr(arg).lower()
+    return prefix
 
 
 def _required(op: Any, arg: Any, shortest: int) -> list[str] | None:
