@@ -119,7 +119,7 @@ HINTS: dict[str, tuple[str, ...] | re.Pattern[str]] = {
     "URL credentials": ("://",),
     # "tokenizers==0.19" in every pip freeze holds "token": the name must end in the word, then "=" or ":".
     "secret assignment": re.compile(rf"{_NAME_WORD}[\"']?\s*(?:=(?!=)|:(?![:/]))"),
-    "secret argument": re.compile(rf"-{_NAME_WORD}\s+[^\s-]"),
+    "secret argument": re.compile(rf"-[\w-]*{_NAME_WORD}\s+[^\s-]"),
 }
 # A name that ends in a secret word, then its value: "password=hunter2", "HF_TOKEN: x", "\"api_key\": \"x\"".
 # Not "tokenizers==0.19" (a requirement) nor "max_tokens: 512" (the word does not end the name).

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from collector.redact import Redactor, short_hash
 from collector.report import Fact, Meta, Missing, Report
@@ -101,3 +103,41 @@ def test_every_pattern_runs_where_its_hints_say() -> None:
                 near = plant.text[max(0, match.start() - 16) : match.end() + 16].lower()  # lookarounds included
                 assert hinted(HINTS[what], near), (what, match.group())
     assert matched >= len(SECRETS)
+
+
+FLAG_NAMES = ["apikey", "mytoken", "hf-token", "db-password", "api_key", "passphrase", "x-auth-key", "pwd"]
+CONTEXTS = [
+    "{secret}", "run --{name} {secret} now", "{name}={secret}", '"{name}": "{secret}"', "{name} : {secret}",
+    "https://u:{secret}@host/x?sig={secret}&token={secret}", "Authorization: Bearer {secret}", "\\n{secret}\\n",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("context", CONTEXTS)
+def test_hints_change_nothing_but_speed(context: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Redaction with the hints gives what running every pattern gives, whatever the context."""
+    from collector import redact
+    from tests.planted import SECRETS
+
+    texts = [context.format(name=name, secret=plant.text) for plant in SECRETS for name in FLAG_NAMES]
+    hinted = [Redactor(secrets_only=True).secrets(text) for text in texts]
+    monkeypatch.setattr(redact, "HINTS", {what: ("",) for what in redact.HINTS})  # "" is in every text
+    assert hinted == [Redactor(secrets_only=True).secrets(text) for text in texts]
+
+
+def _pieces() -> list[str]:
+    from tests.planted import SECRETS
+
+    separators = [" ", "=", ": ", '"', "'", "--", "-", "\n", "\\n", "?", "&", "@", "://", ".", "_", "Bearer "]
+    return [plant.text for plant in SECRETS] + FLAG_NAMES + separators + ["tokenizers==0.19", "hf_xet", "x" * 30]
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(text=st.lists(st.sampled_from(_pieces()), max_size=12).map("".join))
+def test_hints_change_nothing_on_any_mix(text: str) -> None:
+    from unittest import mock
+
+    from collector import redact
+
+    hinted = Redactor(secrets_only=True).secrets(text)
+    with mock.patch.dict(redact.HINTS, {what: ("",) for what in redact.HINTS}):
+        assert hinted == Redactor(secrets_only=True).secrets(text)
