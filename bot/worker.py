@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from bot.act import Outcome, apply
 from bot.dedupe import DuplicateIndex, Features, duplicates, extract
+from bot.dedupe.index import TITLE_CHARS
 from bot.findings import Finding
 from bot.github_io import Clients, ConfigCache, Gone, RateLimited, Repo
 from bot.history import History, Triaged, categories_of
@@ -128,11 +129,12 @@ class Processor:
         case = read_clean(self.matrix, issue.body, title, texts)
         now = digest(case)
         before = self.store.issue(full_name, number)
-        findings = diagnose(case, self.matrix)
-        # Indexed even when nothing else changed: a retitled issue is found by its new title.
-        features = self._index(full_name, number, title, issue.body or "", "open", case, findings)
         if before.digest == now:  # acted on this very content already (its comment, or its silence)
+            if self.index.title_of(full_name, number) not in (None, title[:TITLE_CHARS]):
+                self._index(full_name, number, title, issue.body or "", "open", case)  # found by its new title
             return Result("skipped", "nothing the diagnosis reads has changed")
+        findings = diagnose(case, self.matrix)
+        features = self._index(full_name, number, title, issue.body or "", "open", case, findings)
         found = self.index.similar(full_name, features, before=number) if config.duplicates else []
         plan = plan_for(case, findings, config, duplicates(found), self.matrix)
         outcome = apply(repo, issue, comments, bot, plan, self.store, config.needs_env_label, now)

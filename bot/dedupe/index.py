@@ -28,6 +28,7 @@ POSTING_BUDGET = 6000  # postings read per query, rarest keys first
 CANDIDATES = 40
 FIELDS = tuple(field.name for field in dataclasses.fields(Features))
 COMMON = 0.2  # keys in more than this share of issues are useless for retrieval
+TITLE_CHARS = 300  # dup_issues.title
 
 
 @dataclass(frozen=True)
@@ -69,13 +70,18 @@ class DuplicateIndex:
             total = max(1, df.get(ISSUES_KEY, 0) + 1)
             doc_norm = norm(features.terms, lambda t: idf(df.get(term_key(t), 0) + 1, total))
             rarest = sorted(features.terms, key=lambda t: (df.get(term_key(t), 0), t))[:POSTED_TERMS]
-            row = {"repo": repo, "number": number, "title": title[:300], "state": state, "norm": doc_norm,
+            row = {"repo": repo, "number": number, "title": title[:TITLE_CHARS], "state": state, "norm": doc_norm,
                    "features": json.dumps(codec.encode(features), separators=(",", ":"))}  # fmt: skip
             issue_id = conn.execute(dup_issues.insert().values(**row).returning(dup_issues.c.id)).scalar_one()
             posted = keys_of(features) | {term_key(t) for t in rarest}
             conn.execute(dup_postings.insert(), [{"repo": repo, "key": k, "issue_id": issue_id} for k in posted])
             counted = posted | {term_key(t) for t in features.terms} | {ISSUES_KEY}
             self._count(conn, repo, counted, +1)
+
+    def title_of(self, repo: str, number: int) -> str | None:
+        """The title the index holds for an issue (None: not indexed)."""
+        with self.engine.connect() as conn:
+            return conn.scalar(sa.select(dup_issues.c.title).where(*_is(repo, number)))
 
     def remove(self, repo: str, number: int) -> bool:
         with self.engine.begin() as conn:
