@@ -22,8 +22,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-KEPT_TAGS = re.compile(r"</?(details|summary|sub|sup|br|b)>", re.I)
-HTML_BLOCK = re.compile(r"^\s*</?(details|summary|sub|sup|br|b)>", re.I)
+KEPT = r"</?(?:details|summary|sub|sup|br|b)>"  # layout tags of our templates, without attributes
+KEPT_TAGS = re.compile(KEPT, re.I)
+HTML_BLOCK = re.compile(rf"^\s*{KEPT}", re.I)
 FENCE_OPEN = re.compile(r"^(`{3,}|~{3,})(.*)$")
 BACKTICKS = re.compile(r"`+")
 MENTION = re.compile(r"@(?=[A-Za-z0-9_-])")

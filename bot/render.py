@@ -51,7 +51,7 @@ def _cut(raw: str, limit: int) -> str:
         text = inert(raw[: end if end > 0 else budget]) + notice
         if len(text) <= limit:
             return text
-        budget -= len(text) - limit  # escaping made it longer: cut that much more
+        budget = max(0, budget - (len(text) - limit))  # escaping made it longer: cut that much more
 
 
 def fact_rows(case: Case, matrix: Index) -> list[dict[str, Any]]:

@@ -52,15 +52,22 @@ def read_clean(matrix: Index, body: str | None, title: str = "", comments: Seque
 
     Secrets go before the issue is read, so no fact's evidence, quoted error or finding carries one into
     `python -m bot triage` output, the duplicate index or the history (the comment is redacted again as it is
-    rendered). A pasted report's twin is JSON and may spell a secret with escapes ("-\u002d-BEGIN"), so its
-    decoded facts are cleaned too.
+    rendered).
     """
-    redactor = Redactor(secrets_only=True)
-    clean = redactor.secrets
-    case = read_case(matrix, clean(body or ""), clean(title), [clean(comment) for comment in comments])
-    if TWIN_FORMAT not in case.formats:  # every fact was read from text already clean
+    clean = Redactor(secrets_only=True).secrets
+    return read_cleaned(matrix, clean(body or ""), clean(title), [clean(comment) for comment in comments])
+
+
+def read_cleaned(matrix: Index, body: str, title: str = "", comments: Sequence[str] = ()) -> Case:
+    """`read_clean` of texts already cleaned of secrets (the worker keeps the clean title and body too).
+
+    A pasted report's twin is JSON and may spell a secret with escapes ("-\u002d-BEGIN"), so the facts decoded
+    from one are cleaned again; facts read from the clean text need nothing more.
+    """
+    case = read_case(matrix, body, title, comments)
+    if TWIN_FORMAT not in case.formats:
         return case
-    return replace(case, report=redactor.report(case.report))
+    return replace(case, report=Redactor(secrets_only=True).report(case.report))
 
 
 def plan_for(

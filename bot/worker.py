@@ -21,7 +21,7 @@ from bot.readers import Case
 from bot.rules import diagnose
 from bot.settings import Settings
 from bot.store import Delivery, Store
-from bot.triage import plan_for, read_clean
+from bot.triage import plan_for, read_cleaned
 from bot.webhook import INDEX_ACTIONS, digest
 from collector.redact import Redactor
 
@@ -116,25 +116,27 @@ class Processor:
         client = self.clients.client(installation_id)
         repo = Repo(client, full_name, self.settings.dry_run)
         issue = repo.issue(number)
+        clean = Redactor(secrets_only=True).secrets
+        title, body = clean(issue.title or ""), clean(issue.body or "")  # as the index and the history keep them
         if issue.state != "open":
-            self._index(full_name, number, issue.title or "", issue.body or "", issue.state)
+            self._index(full_name, number, title, body, issue.state)
             return Result("skipped", "the issue is closed")
         config = self.configs.get(repo)
         if any(label.name in config.exempt_labels for label in issue.labels):
             return Result("skipped", "the issue carries an exempt label")
         bot = self.clients.bot_login(installation_id)
         comments = repo.comments(issue)
-        texts = [c.body or "" for c in comments if c.user is not None and c.user.login != bot and c.user.type != "Bot"]
-        title = Redactor(secrets_only=True).secrets(issue.title or "")  # kept in the index and the history
-        case = read_clean(self.matrix, issue.body, title, texts)
+        theirs = [c for c in comments if c.user is not None and c.user.login != bot and c.user.type != "Bot"]
+        texts = [clean(c.body or "") for c in theirs]
+        case = read_cleaned(self.matrix, body, title, texts)
         now = digest(case)
         before = self.store.issue(full_name, number)
         if before.digest == now:  # acted on this very content already (its comment, or its silence)
             if self.index.title_of(full_name, number) not in (None, title[:TITLE_CHARS]):
-                self._index(full_name, number, title, issue.body or "", "open", case)  # found by its new title
+                self._index(full_name, number, title, body, "open", case)  # found by its new title
             return Result("skipped", "nothing the diagnosis reads has changed")
         findings = diagnose(case, self.matrix)
-        features = self._index(full_name, number, title, issue.body or "", "open", case, findings)
+        features = self._index(full_name, number, title, body, "open", case, findings)
         found = self.index.similar(full_name, features, before=number) if config.duplicates else []
         plan = plan_for(case, findings, config, duplicates(found), self.matrix)
         outcome = apply(repo, issue, comments, bot, plan, self.store, config.needs_env_label, now)
@@ -146,11 +148,11 @@ class Processor:
 
     def _index(self, repo: str, number: int, title: str, body: str, state: str, case: Case | None = None,
                findings: list[Finding] | None = None) -> Features:  # fmt: skip
-        clean = Redactor(secrets_only=True).secrets
-        case = case or read_clean(self.matrix, body, title)
+        """Index an issue whose title and body are already cleaned of secrets."""
+        case = case or read_cleaned(self.matrix, body, title)
         findings = diagnose(case, self.matrix) if findings is None else findings
-        features = extract(case, findings, self.matrix, clean(body))
-        self.index.record(repo, number, clean(title), state, features)
+        features = extract(case, findings, self.matrix, body)
+        self.index.record(repo, number, title, state, features)
         return features
 
     def _reindex(self, delivery: Delivery) -> Result:
@@ -160,6 +162,7 @@ class Processor:
             self.index.remove(repo, number)  # deleted, or now another repository's issue
             return Result("done", f"issue {delivery.action}: removed from the duplicate index")
         issue = delivery.payload.get("issue") or {}
-        self._index(repo, number, str(issue.get("title") or ""), str(issue.get("body") or ""), "closed")
+        clean = Redactor(secrets_only=True).secrets
+        self._index(repo, number, clean(str(issue.get("title") or "")), clean(str(issue.get("body") or "")), "closed")
         self.history.set_state(repo, number, "closed")
         return Result("done", "issue closed: kept in the duplicate index as closed")

@@ -45,10 +45,14 @@ def parser() -> argparse.ArgumentParser:
 def options_from(args: argparse.Namespace) -> Options:
     from collector.context import Options
 
-    timeout = args.timeout if args.timeout is not None else (120.0 if args.deep else 30.0)
+    return Options(python=args.python, smoke=smoke_level(args), timeout=timeout_of(args), redact=not args.no_redact)
+
+
+def timeout_of(args: argparse.Namespace) -> float:
+    timeout: float = args.timeout if args.timeout is not None else (120.0 if args.deep else 30.0)
     if timeout <= 0:
         raise SystemExit("python -m collector: --timeout must be a positive number of seconds")
-    return Options(python=args.python, smoke=smoke_level(args), timeout=timeout, redact=not args.no_redact)
+    return timeout
 
 
 def smoke_level(args: argparse.Namespace) -> SmokeLevel:
@@ -65,13 +69,13 @@ def _warm_up(engine: Engine) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
+    timeout_of(args)  # refuse a bad --timeout before starting anything
     env = dict(os.environ)
     started = {}
-    if args.timeout is None or args.timeout > 0:  # torch's import is the floor: start it before our own imports
-        try:
-            started["torch_child.py"] = start_child(args.python, "torch_child.py", {"smoke": smoke_level(args)}, env)
-        except OSError:
-            pass  # the torch probe tries again and reports why the interpreter cannot run
+    try:  # torch's import is the floor: start it before our own imports
+        started["torch_child.py"] = start_child(args.python, "torch_child.py", {"smoke": smoke_level(args)}, env)
+    except OSError:
+        pass  # the torch probe tries again and reports why the interpreter cannot run
     options = options_from(args)
     deadline = Deadline(options.timeout)
     from collector.check import Engine, verdicts

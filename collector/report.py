@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, Generic, Literal, TypeVar
 
 from collector import codec
@@ -59,9 +59,6 @@ class Report:
 
     def result(self, key: Key[Any]) -> Result | None:
         return self.facts.get(key.name)
-
-    def with_fact(self, key: Key[Any], result: Result) -> Report:
-        return replace(self, facts={**self.facts, key.name: result})
 
 
 class ReportFormatError(ValueError):

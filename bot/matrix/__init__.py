@@ -95,11 +95,6 @@ class Index:
         major = version_key(cuda_version)[0]
         return next((family for family in self.matrix.families if family.major == major), None)
 
-    def newest_cuda_for_driver(self, driver: str) -> CudaFamily | None:
-        """The newest CUDA family whose floor this driver meets."""
-        fitting = [f for f in self.matrix.families if version_key(driver) >= version_key(f.min_driver_linux)]
-        return max(fitting, key=lambda family: family.major, default=None)
-
     def last_branch_for(self, cc: str) -> DriverBranch | None:
         """For old GPUs: the last driver branch that supports their architecture."""
         fitting = [b for b in self.matrix.driver_branches if version_key(cc) <= version_key(b.max_cc)]

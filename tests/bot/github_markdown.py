@@ -1,9 +1,10 @@
 """What GitHub would make live in a comment, found by rendering it with a real CommonMark parser.
 
-markdown-it-py with raw HTML on, GFM tables and autolinks (linkify) stands in for GitHub's cmark-gfm. It is
-independent of bot/inert.py, so a disagreement between inert's idea of code and a CommonMark parser's shows up
-as a live thing here. Where linkify is broader than GFM (a bare "x.com" or "a@b" with a zero-width space in the
-domain, "//host", "ftp:"), it is narrowed to GFM: http(s) links only, plus a separate check for "www." links.
+markdown-it-py with raw HTML on, GFM tables and autolinks (linkify) stands in for GitHub's cmark-gfm. Its parsing
+is independent of bot/inert.py (only the list of links we may post is shared), so a disagreement between inert's
+idea of code and a CommonMark parser's shows up as a live thing here. Where linkify is broader than GFM (a bare
+"x.com" or "a@b" with a zero-width space in the domain, "//host", "ftp:"), it is narrowed to GFM: http(s) links
+only, plus a separate check for "www." links.
 """
 
 from __future__ import annotations
@@ -14,14 +15,14 @@ from html.parser import HTMLParser
 
 from markdown_it import MarkdownIt
 
+from bot.inert import OUR_LINKS  # the policy: which links the comment may carry
+
 # Tags a CommonMark + tables rendering produces by itself, and the layout tags our templates use.
 STRUCTURE = {
     "p", "ul", "ol", "li", "code", "pre", "strong", "em", "del", "s", "blockquote", "hr", "br",
     "h1", "h2", "h3", "h4", "h5", "h6", "table", "thead", "tbody", "tr", "th", "td",
     "details", "summary", "sub", "sup", "b",
 }  # fmt: skip
-OUR_LINKS = ("https://pytorch.org/", "https://download.pytorch.org/", "https://github.com/pytorch/")
-OUR_LINKS += ("https://docs.nvidia.com/",)
 # GitHub links "@name" not glued to a word (an e-mail address is no mention), and "www." at a word's start.
 MENTION = re.compile(r"(?<![A-Za-z0-9])@[A-Za-z0-9]")
 WWW = re.compile(r"(?<![\w.])www\.[A-Za-z0-9]", re.I)
