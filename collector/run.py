@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import selectors
 import signal
 import subprocess
 import threading
@@ -177,6 +178,72 @@ def start_child(python: str, script: str, options: dict[str, str], env: Mapping[
         env=child_env,
         start_new_session=True,
     )
+
+
+@dataclass(frozen=True)
+class ChildOutput:
+    stdout: bytes
+    stderr: bytes
+    timed_out: bool
+    returncode: int | None  # None when the child was left to die after its last line, or killed
+
+
+def read_child(proc: subprocess.Popen[bytes], timeout: float, last_line: bytes) -> ChildOutput:
+    """Read a child's stdout and stderr until its stdout ends with `last_line`, both pipes close, or the timeout.
+
+    A child that has imported torch spends half a second *exiting* on an H200 (Python's teardown of thousands of
+    modules, the CUDA driver's own cleanup) after it has said all it will say: the report does not wait for
+    that. Once the last line is in, the child's process group is killed and reaped in the background.
+    """
+    assert proc.stdout is not None and proc.stderr is not None
+    buffers = {proc.stdout.fileno(): bytearray(), proc.stderr.fileno(): bytearray()}
+    out, err = buffers[proc.stdout.fileno()], buffers[proc.stderr.fileno()]
+    end = time.monotonic() + timeout
+    with selectors.DefaultSelector() as selector:
+        for pipe in (proc.stdout, proc.stderr):
+            selector.register(pipe, selectors.EVENT_READ)
+        while selector.get_map() and not out.endswith(last_line):
+            left = end - time.monotonic()
+            if left <= 0:
+                kill_group(proc)
+                _drain(selector, buffers, 1.0)  # what the child wrote just before the kill is kept
+                _close(proc, reap=True)
+                return ChildOutput(bytes(out), bytes(err), True, None)
+            _read_ready(selector, buffers, left)
+    returncode = None
+    if not out.endswith(last_line):  # both pipes closed: the child exited or crashed, and its status says how
+        try:
+            returncode = proc.wait(timeout=max(0.05, end - time.monotonic()))
+        except subprocess.TimeoutExpired:  # it closed its pipes but lives on
+            kill_group(proc)
+            _close(proc, reap=True)
+            return ChildOutput(bytes(out), bytes(err), True, None)
+    kill_group(proc)  # after the last line: the child itself, and any smoke-test process outliving its runner
+    _close(proc, reap=returncode is None)
+    return ChildOutput(bytes(out), bytes(err), False, returncode)
+
+
+def _read_ready(selector: selectors.BaseSelector, buffers: dict[int, bytearray], wait: float) -> None:
+    for key, _ in selector.select(wait):
+        chunk = os.read(key.fd, 65536)
+        if chunk:
+            buffers[key.fd] += chunk
+        else:
+            selector.unregister(key.fileobj)
+
+
+def _drain(selector: selectors.BaseSelector, buffers: dict[int, bytearray], seconds: float) -> None:
+    end = time.monotonic() + seconds
+    while selector.get_map() and time.monotonic() < end:
+        _read_ready(selector, buffers, end - time.monotonic())
+
+
+def _close(proc: subprocess.Popen[bytes], reap: bool) -> None:
+    for pipe in (proc.stdout, proc.stderr):
+        if pipe is not None:
+            pipe.close()
+    if reap:  # a killed child still takes its time to go; nobody waits for it
+        threading.Thread(target=proc.wait, name=f"reap {proc.pid}", daemon=True).start()
 
 
 def _text(data: bytes) -> str:

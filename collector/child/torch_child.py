@@ -250,5 +250,18 @@ def main() -> None:
         smoke.finish(emit)
 
 
+def leave() -> None:
+    """Say that nothing more will come, and exit without Python's shutdown.
+
+    With torch imported, the interpreter's teardown (thousands of modules, torch's exit hooks, the CUDA driver's
+    cleanup) takes 0.5 s on an H200 and reports nothing; the parent stops reading at this line anyway.
+    """
+    sys.stdout.write(MARKER + json.dumps({"done": True}) + "\n")
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(0)
+
+
 if __name__ == "__main__":
     main()
+    leave()

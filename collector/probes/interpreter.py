@@ -7,7 +7,6 @@ raises on import becomes a recorded result with its error text instead of a dead
 from __future__ import annotations
 
 import json
-import subprocess
 import time
 from typing import Any
 
@@ -15,10 +14,12 @@ from collector import codec
 from collector.context import Context
 from collector.probes import probe
 from collector.report import Fact, Missing, Result
-from collector.run import describe_exit, kill_group, start_child
+from collector.run import describe_exit, kill_group, read_child, start_child
 from collector.schema import KEYS, LIBRARIES, PACKAGES, PYTHON, SMOKE_KEYS, TORCH, Key
 
 MARKER = "@@envtriage "
+# The child's last line: what it prints after is of no use, and its exit can take longer than its work.
+LAST_LINE = (MARKER + json.dumps({"done": True}) + "\n").encode()
 DEEP_ONLY = {key.name for key in SMOKE_KEYS} - {"smoke.matmul_bf16"}
 
 
@@ -54,20 +55,19 @@ def run_child(
         return {key.name: Missing(f"cannot run the interpreter {ctx.options.python}: {exc}", "error") for key in keys}
     ctx.groups.add(proc)
     try:
-        out, err = proc.communicate(timeout=ctx.deadline.clamp(timeout))
-        timed_out = False
-    except subprocess.TimeoutExpired:
-        kill_group(proc)
-        out, err = proc.communicate()  # whatever the child printed before the kill is kept
-        timed_out = True
+        output = read_child(proc, ctx.deadline.clamp(timeout), LAST_LINE)
     finally:
-        kill_group(proc)  # smoke-test grandchildren left behind by a crash go too
+        kill_group(proc)  # whatever happened, no grandchild (a smoke test) outlives the probe
         ctx.groups.discard(proc)
     seconds = round(time.monotonic() - start, 3)
-    results, stage = _parse(out.decode("utf-8", errors="replace"), keys, seconds)
+    # Killed by the deadline's sweep (ProcessGroups.kill_all) rather than by our own timeout.
+    swept = output.returncode is not None and output.returncode < 0 and ctx.deadline.expired
+    results, stage = _parse(output.stdout.decode("utf-8", errors="replace"), keys, seconds)
     for key in keys:
         if key.name not in results:
-            results[key.name] = _absent(stage or script, proc.returncode, timed_out, seconds, err)
+            results[key.name] = _absent(
+                stage or script, output.returncode, output.timed_out or swept, seconds, output.stderr
+            )
     return results
 
 

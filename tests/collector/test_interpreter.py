@@ -126,3 +126,13 @@ def test_python_and_packages_of_the_target(tmp_path: Path, bare_python: str) -> 
 def test_missing_interpreter(tmp_path: Path) -> None:
     results = run_torch(tmp_path, python=str(tmp_path / "no-such-python"))
     assert all(isinstance(r, Missing) and r.status == "error" for r in results.values() if r.status != "skipped")
+
+
+def test_the_probe_does_not_wait_for_the_child_to_exit(tmp_path: Path) -> None:
+    # A thread that is not a daemon holds a normal interpreter exit for a minute, as torch's own teardown can
+    # hold it for half a second: the child says its last line and the probe answers without waiting for either.
+    body = "import threading, time\nthreading.Thread(target=time.sleep, args=(60,)).start()\nraise ImportError('x')\n"
+    start = time.monotonic()
+    torch = run_torch(tmp_path, fake_torch(tmp_path, body), timeout=60.0)[TORCH.name]
+    assert time.monotonic() - start < 10.0
+    assert isinstance(torch, Missing) and torch.reason == "import torch failed: ImportError: x"
