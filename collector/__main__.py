@@ -59,12 +59,25 @@ def smoke_level(args: argparse.Namespace) -> SmokeLevel:
     return "deep" if args.deep else "none" if args.no_smoke else "quick"
 
 
-def _warm_up(engine: Engine) -> None:
-    """Import Jinja2, compile the template and load the diagnosis engine while the probes wait on torch."""
-    from collector import markdown
+class WarmUp(threading.Thread):
+    """Import Jinja2 and the diagnosis engine, compile the template and load the matrix, while the probes run.
 
-    markdown.prepare()
-    engine.load()
+    Started before the probes are even imported: the probes spend most of their time waiting on child processes
+    and the driver, the imports are pure Python, so each goes on while the other waits.
+    """
+
+    def __init__(self) -> None:
+        super().__init__(name="warm-up", daemon=True)
+        self.engine: Engine | None = None
+
+    def run(self) -> None:
+        from collector import markdown
+        from collector.check import Engine
+
+        markdown.prepare()
+        engine = Engine()
+        engine.load()
+        self.engine = engine
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -76,20 +89,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         started["torch_child.py"] = start_child(args.python, "torch_child.py", {"smoke": smoke_level(args)}, env)
     except OSError:
         pass  # the torch probe tries again and reports why the interpreter cannot run
-    options = options_from(args)
-    deadline = Deadline(options.timeout)
-    from collector.check import Engine, verdicts
-
-    engine = Engine()
-    warm_up = threading.Thread(target=_warm_up, args=(engine,), daemon=True)
+    warm_up = WarmUp()
     warm_up.start()
+    options = options_from(args)
     from collector.gather import gather
     from collector.report import to_json
 
-    report = gather(options, env, deadline, started)
+    report = gather(options, env, Deadline(options.timeout), started)
     warm_up.join()
     from collector import markdown, templating
+    from collector.check import Engine, verdicts
 
+    engine = warm_up.engine or Engine()  # a warm-up that died left no engine: the report goes out without verdicts
     findings = engine.diagnose(report)
     sys.stdout.write(to_json(report, indent=2) + "\n" if args.json else markdown.render(report, verdicts(findings)))
     sys.stdout.flush()

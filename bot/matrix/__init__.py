@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import re
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +21,7 @@ from bot.matrix.model import (
     series,
     version_key,
 )
-from bot.matrix.screen import Screened
+from bot.matrix.screen import MIN_WORD, Screened
 from collector import codec
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
@@ -44,6 +45,8 @@ def load(directory: Path = DATA_DIR) -> Index:
         return Index(codec.decode_as(Matrix, merged))
     except codec.DecodeError as exc:
         raise MatrixError(f"matrix data in {directory}: {exc}") from exc
+    except PatternError as exc:
+        raise MatrixError(f"matrix data in {directory}: {exc}") from exc
 
 
 def _read(path: Path) -> dict[str, Any]:
@@ -62,9 +65,9 @@ class Index:
 
     def __init__(self, matrix: Matrix) -> None:
         self.matrix = matrix
-        self._gpu_patterns = [(Screened(gpu.match, shortest=2), gpu) for gpu in matrix.gpus]
+        self._gpu_patterns = [(_screened(gpu.match, f"gpus[{gpu.match!r}]", 2), gpu) for gpu in matrix.gpus]
         self._gpu_cache: dict[str, GpuModel | None] = {}
-        self._error_patterns = [(Screened(err.pattern), err) for err in matrix.errors]
+        self._error_patterns = [(_screened(err.pattern, f"errors[{err.id}].pattern"), err) for err in matrix.errors]
         self._releases = {release.series: release for release in matrix.releases}
 
     # --- torch releases --------------------------------------------------------------------------------
@@ -140,6 +143,17 @@ class Index:
                 if not any(span[0] < end and start < span[1] for start, end in accepted):
                     accepted.append(span)
         return [(start, text[start:end].strip()) for start, end in sorted(accepted)]
+
+
+class PatternError(ValueError):
+    """A matrix row's regular expression does not compile."""
+
+
+def _screened(pattern: str, where: str, shortest: int = MIN_WORD) -> Screened:
+    try:
+        return Screened(pattern, shortest=shortest)
+    except re.error as exc:
+        raise PatternError(f"{where}: not a valid regular expression: {exc}") from exc
 
 
 @functools.cache

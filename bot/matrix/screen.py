@@ -8,6 +8,7 @@ out before the regular expression runs.
 
 from __future__ import annotations
 
+import functools
 import re
 import sys
 from collections.abc import Iterator
@@ -30,6 +31,11 @@ def keywords(pattern: str, shortest: int = MIN_WORD) -> list[str] | None:
     except re.error:
         return None
     return _sequence(list(parsed.data), shortest)
+
+
+def _parsed_keywords(pattern: str, flags: int, shortest: int) -> list[str] | None:
+    """keywords(), but an invalid pattern raises re.error, as compiling it would."""
+    return _sequence(list(sre_parse.parse(pattern, flags).data), shortest)
 
 
 def _sequence(items: list[Any], shortest: int = MIN_WORD) -> list[str] | None:
@@ -86,11 +92,20 @@ def _required(op: Any, arg: Any, shortest: int) -> list[str] | None:
 
 
 class Screened:
-    """A compiled pattern with its keywords; `finditer` runs the pattern only on lines holding a keyword."""
+    """A pattern with its keywords; `finditer` runs the pattern only on lines holding a keyword.
+
+    The pattern is compiled the first time a text holds one of its keywords: most of the matrix's hundred-odd
+    patterns never get that far in a run of the collector or the CLI, and compiling them all costs more than
+    the rest of loading the matrix.
+    """
 
     def __init__(self, pattern: str, flags: int = re.I, shortest: int = MIN_WORD) -> None:
-        self.regex = re.compile(pattern, flags)
-        self.words = keywords(pattern, shortest)
+        self.pattern, self.flags = pattern, flags
+        self.words = _parsed_keywords(pattern, flags, shortest)  # parsing finds what compiling would refuse
+
+    @functools.cached_property
+    def regex(self) -> re.Pattern[str]:
+        return re.compile(self.pattern, self.flags)
 
     def possible(self, lowered: str) -> bool:
         return self.words is None or any(word in lowered for word in self.words)

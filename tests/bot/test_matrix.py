@@ -42,6 +42,16 @@ def test_a_key_defined_twice_is_rejected(tmp_path: Path) -> None:
         matrix_module.load(tmp_path / "data")
 
 
+def test_a_pattern_that_does_not_compile_is_rejected_when_loading(tmp_path: Path) -> None:
+    shutil.copytree(DATA, tmp_path / "data")
+    path = tmp_path / "data" / "errors.yaml"
+    text = path.read_text()
+    first = next(line for line in text.splitlines() if line.strip().startswith("pattern:"))
+    path.write_text(text.replace(first, first.split("pattern:")[0] + "pattern: 'no kernel image (unclosed'", 1))
+    with pytest.raises(matrix_module.MatrixError, match=r"errors\[.*\]\.pattern: not a valid regular expression"):
+        matrix_module.load(tmp_path / "data")
+
+
 def test_releases() -> None:
     seen = set()
     for release in M.matrix.releases:
