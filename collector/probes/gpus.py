@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 from collector.context import Context, NvmlUnavailable
-from collector.parsers import smi
 from collector.probes import probe
 from collector.report import Fact, Missing, Result, Status
 from collector.schema import DRIVER, GPUS, DriverInfo, Gpu, MigInstance
@@ -18,6 +17,8 @@ def driver(ctx: Context) -> Result:
     try:
         nvml = ctx.nvml.get()
     except NvmlUnavailable as exc:
+        from collector.parsers import smi  # with xml.etree: imported only when NVML cannot answer
+
         return _from_smi(ctx, str(exc), lambda log: Fact(smi.driver_from_xml(log), source="nvidia-smi -q -x"))
     cuda = nvml.nvmlSystemGetCudaDriverVersion_v2()
     info = DriverInfo(
@@ -33,12 +34,16 @@ def gpus(ctx: Context) -> Result:
     try:
         nvml = ctx.nvml.get()
     except NvmlUnavailable as exc:
+        from collector.parsers import smi
+
         return _from_smi(ctx, str(exc), lambda log: Fact(smi.gpus_from_xml(log, _smi_ccs(ctx)), "nvidia-smi -q -x"))
     devices = [_gpu(nvml, index) for index in range(nvml.nvmlDeviceGetCount())]
     return Fact(devices, source="nvml")
 
 
 def _from_smi(ctx: Context, nvml_error: str, build: Any) -> Result:
+    from collector.parsers import smi
+
     result = ctx.run_once(("nvidia-smi", "-q", "-x"), timeout=10.0)
     if not result.ok:
         status: Status = "timeout" if result.timed_out else "missing"
@@ -52,6 +57,8 @@ def _from_smi(ctx: Context, nvml_error: str, build: Any) -> Result:
 
 def _smi_ccs(ctx: Context) -> dict[str, str]:
     # -q -x has no compute capability; the CSV query has had it since driver 510.
+    from collector.parsers import smi
+
     result = ctx.run_once(("nvidia-smi", "--query-gpu=pci.bus_id,compute_cap", "--format=csv,noheader"), 10.0)
     return smi.ccs_from_csv(result.stdout) if result.ok else {}
 

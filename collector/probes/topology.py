@@ -7,7 +7,6 @@ import os
 from typing import Any
 
 from collector.context import Context, NvmlUnavailable
-from collector.parsers import smi
 from collector.probes import probe
 from collector.report import Fact, Missing, Result, Status
 from collector.schema import TOPOLOGY, NvLinkState, Topology
@@ -43,6 +42,8 @@ def topology(ctx: Context) -> Result:
 
 
 def _from_smi(ctx: Context, nvml_error: str) -> Result:
+    from collector.parsers import smi  # with xml.etree: imported only when NVML cannot answer
+
     result = ctx.run(("nvidia-smi", "topo", "-m"), 10.0)
     if not result.ok:
         status: Status = "timeout" if result.timed_out else "missing"
