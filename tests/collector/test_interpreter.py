@@ -136,3 +136,10 @@ def test_the_probe_does_not_wait_for_the_child_to_exit(tmp_path: Path) -> None:
     torch = run_torch(tmp_path, fake_torch(tmp_path, body), timeout=60.0)[TORCH.name]
     assert time.monotonic() - start < 10.0
     assert isinstance(torch, Missing) and torch.reason == "import torch failed: ImportError: x"
+
+
+def test_the_child_ends_with_the_line_the_probe_waits_for(tmp_path: Path) -> None:
+    env = fake_torch(tmp_path, "raise ImportError('x')\n")
+    script = Path(interpreter.__file__).parents[1] / "child" / "torch_child.py"
+    done = subprocess.run([sys.executable, str(script), '{"smoke": "none"}'], env=env, capture_output=True, check=True)
+    assert done.stdout.endswith(interpreter.LAST_LINE)
