@@ -5,7 +5,6 @@ from __future__ import annotations
 import datetime
 import getpass
 import os
-import socket
 import subprocess
 
 from collector.collect import collect
@@ -48,8 +47,13 @@ def gather(
     return (redactor_for(env) if options.redact else Redactor(secrets_only=True)).report(report)
 
 
+def host_name() -> str:
+    """What gethostname() answers, without importing socket; never the FQDN, which may ask DNS."""
+    return os.uname().nodename
+
+
 def redactor_for(env: dict[str, str]) -> Redactor:
-    host = socket.gethostname()  # never getfqdn(): it may ask DNS, and the collector makes no network call
+    host = host_name()
     users = {env.get("USER", ""), env.get("LOGNAME", ""), env.get("SUDO_USER", "")}
     try:
         users.add(getpass.getuser())

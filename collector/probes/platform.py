@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import platform
+import os
 import re
 from typing import Literal
 
@@ -47,15 +47,24 @@ ARM_PARTS = {
 @probe(OS)
 def operating_system(ctx: Context) -> Result:
     release = _os_release(ctx.host.read("/etc/os-release") or "")
-    libc = platform.libc_ver()
+    uname = os.uname()
     info = OsInfo(
-        system=platform.system(),
-        machine=platform.machine(),
+        system=uname.sysname,
+        machine=uname.machine,
         distro=release.get("PRETTY_NAME") or release.get("NAME"),
-        kernel=(ctx.host.read("/proc/sys/kernel/osrelease") or platform.release()).strip() or None,
-        glibc=libc[1] if libc[0] == "glibc" and libc[1] else None,
+        kernel=(ctx.host.read("/proc/sys/kernel/osrelease") or uname.release).strip() or None,
+        glibc=_glibc(),
     )
     return Fact(info, source="/etc/os-release, /proc/sys/kernel/osrelease, libc")
+
+
+def _glibc() -> str | None:
+    """The glibc this process runs on ("glibc 2.36" from glibc itself); musl and other C libraries have none."""
+    try:
+        name, _, version = (os.confstr("CS_GNU_LIBC_VERSION") or "").partition(" ")
+    except (ValueError, OSError):  # a C library that does not know the name
+        return None
+    return version if name == "glibc" and version else None
 
 
 def _os_release(text: str) -> dict[str, str]:

@@ -117,3 +117,16 @@ def test_cgroup_v2_limits(tmp_path: Path) -> None:
     }
     limits = value(platform.limits(make_context(tmp_path, files=files)))
     assert (limits.cgroup_cpus, limits.cgroup_memory_bytes) == (4.0, 68719476736)
+
+
+def test_os_facts_from_this_process_agree_with_the_platform_module(tmp_path: Path) -> None:
+    import platform as stdlib_platform
+
+    info = value(platform.operating_system(make_context(tmp_path, files={})))
+    assert (info.system, info.machine, info.kernel) == (
+        stdlib_platform.system(),
+        stdlib_platform.machine(),
+        stdlib_platform.release(),
+    )
+    name, version = stdlib_platform.libc_ver()
+    assert info.glibc == (version if name == "glibc" else None)

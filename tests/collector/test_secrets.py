@@ -22,7 +22,7 @@ from typing import Any, TypeVar
 
 import pytest
 
-from collector import markdown
+from collector import gather, markdown
 from collector.check import Engine, verdicts
 from collector.collect import collect
 from collector.context import Options
@@ -169,7 +169,7 @@ def collector_run(base: Path, broken_torch: bool) -> Run:
     meta = Meta(generator="test", options={"smoke": "none", "timeout": "60", "python": python})
     real_host = socket.gethostname()
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(socket, "gethostname", lambda: HOST_FQDN)
+        patch.setattr(gather, "host_name", lambda: HOST_FQDN)
         report = redactor_for(env).report(collect(ctx, all_probes(), meta))
     engine = Engine()
     engine.load()
@@ -296,3 +296,7 @@ def test_security_md_lists_every_planted_kind() -> None:
     rows = {line.split("|")[1].strip() for line in section.splitlines() if line.startswith("| ")}
     assert {plant.kind for plant in PLANTS} <= rows
     assert f"{len(PLANTS)} kinds" in section
+
+
+def test_the_host_name_redacted_is_the_one_gethostname_gives() -> None:
+    assert gather.host_name() == socket.gethostname()
