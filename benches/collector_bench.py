@@ -69,8 +69,9 @@ def compile_imported(python: str, bare: str, pycache: str) -> None:
     env = {**os.environ, "PYTHONPYCACHEPREFIX": pycache}
     for paths in ([stdlib], found.stdout.split()):  # a few of the standard library's test files do not compile
         compile_all = [python, "-m", "compileall", "-q", "-j", "0", *paths]
-        quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
-        subprocess.run(compile_all, cwd=REPO, env=env, check=False, **quiet)  # type: ignore[call-overload]
+        subprocess.run(
+            compile_all, cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False
+        )
 
 
 def timed(argv: list[str], extra_env: dict[str, str]) -> float:

@@ -43,9 +43,7 @@ def load(directory: Path = DATA_DIR) -> Index:
         merged.update(data)
     try:
         return Index(codec.decode_as(Matrix, merged))
-    except codec.DecodeError as exc:
-        raise MatrixError(f"matrix data in {directory}: {exc}") from exc
-    except PatternError as exc:
+    except (codec.DecodeError, PatternError) as exc:
         raise MatrixError(f"matrix data in {directory}: {exc}") from exc
 
 

@@ -27,10 +27,9 @@ MIN_WORD = 3
 def keywords(pattern: str, shortest: int = MIN_WORD) -> list[str] | None:
     """Lower-case words, one of which occurs in every match; None when no such word is known."""
     try:
-        parsed = sre_parse.parse(pattern, re.I)
+        return _parsed_keywords(pattern, re.I, shortest)
     except re.error:
         return None
-    return _sequence(list(parsed.data), shortest)
 
 
 def _parsed_keywords(pattern: str, flags: int, shortest: int) -> list[str] | None:
