@@ -1,0 +1,1 @@
+"""Templates compiled ahead of time by `python -m collector.compile_templates`; do not edit."""

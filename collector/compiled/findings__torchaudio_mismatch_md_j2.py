@@ -1,0 +1,55 @@
+# Written by `python -m collector.compile_templates` from templates/findings/torchaudio_mismatch.md.j2; do not edit.
+# KEY: the template's source, the environment's settings and Jinja2's bytecode format (collector/templating.py).
+KEY = 'a82be3c9a8db84288bdd828f0d44a4ba'
+from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
+name = 'findings/torchaudio_mismatch.md.j2'
+
+def root(context, missing=missing):
+    resolve = context.resolve_or_missing
+    undefined = environment.undefined
+    concat = environment.concat
+    cond_expr_undefined = Undefined
+    if 0: yield None
+    pass
+    yield from context.blocks['title'][0](context)
+    yield from context.blocks['fix'][0](context)
+
+def block_title(context, missing=missing):
+    resolve = context.resolve_or_missing
+    undefined = environment.undefined
+    concat = environment.concat
+    cond_expr_undefined = Undefined
+    if 0: yield None
+    _block_vars = {}
+    l_0_found = resolve('found')
+    l_0_torch = resolve('torch')
+    l_0_expected = resolve('expected')
+    pass
+    yield 'torchaudio '
+    yield str((undefined(name='found') if l_0_found is missing else l_0_found))
+    yield ' does not belong to torch '
+    yield str((undefined(name='torch') if l_0_torch is missing else l_0_torch))
+    yield ' (it needs torchaudio '
+    yield str((undefined(name='expected') if l_0_expected is missing else l_0_expected))
+    yield ')'
+
+def block_fix(context, missing=missing):
+    resolve = context.resolve_or_missing
+    undefined = environment.undefined
+    concat = environment.concat
+    cond_expr_undefined = Undefined
+    if 0: yield None
+    _block_vars = {}
+    l_0_command = resolve('command')
+    l_0_expected = resolve('expected')
+    pass
+    yield "torchaudio's extension is built against one torch release; a mismatch fails with an undefined symbol in libtorchaudio. Reinstall the matching one: `"
+    yield str((undefined(name='command') if l_0_command is missing else l_0_command))
+    yield '`'
+    if ((undefined(name='expected') if l_0_expected is missing else l_0_expected) == '2.11.1'):
+        pass
+        yield " (torchaudio's last release, 2.11.1, is pure Python and works with torch 2.11 and newer)"
+    yield '.'
+
+blocks = {'title': block_title, 'fix': block_fix}
+debug_info = '2=11&3=12&2=14&3=33'
