@@ -1,7 +1,7 @@
 """`python -m collector`: print an environment report to paste into a GPU/PyTorch bug report.
 
 `import torch` is the floor of the collector's run time, so the torch child is started before anything heavier
-than argparse is imported; everything else happens while it imports.
+than argparse is imported, by the probe process forked first thing; everything else happens while it imports.
 """
 
 from __future__ import annotations
@@ -13,11 +13,12 @@ import threading
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from collector.run import Deadline, start_child
+from collector.run import Deadline, start_interpreter_children
 
 if TYPE_CHECKING:
     from collector.check import Engine
     from collector.context import Options, SmokeLevel
+    from collector.report import Report
 
 
 def parser() -> argparse.ArgumentParser:
@@ -60,10 +61,11 @@ def smoke_level(args: argparse.Namespace) -> SmokeLevel:
 
 
 class WarmUp(threading.Thread):
-    """Import Jinja2 and the diagnosis engine, compile the template and load the matrix, while the probes run.
+    """Import Jinja2 and the diagnosis engine, load the template and the matrix, while the probes run.
 
-    Started before the probes are even imported: the probes spend most of their time waiting on child processes
-    and the driver, the imports are pure Python, so each goes on while the other waits.
+    Run in the collector's own process while the probes run in theirs; where there is no fork, started as a thread
+    before the probes are even imported: the probes spend most of their time waiting on child processes and the
+    driver, the imports are pure Python, so each goes on while the other waits.
     """
 
     def __init__(self) -> None:
@@ -83,30 +85,44 @@ class WarmUp(threading.Thread):
 def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
     timeout_of(args)  # refuse a bad --timeout before starting anything
-    env = dict(os.environ)
-    started = {}
-    try:  # torch's import is the floor: start it before our own imports
-        started["torch_child.py"] = start_child(args.python, "torch_child.py", {"smoke": smoke_level(args)}, env)
-    except OSError:
-        pass  # the torch probe tries again and reports why the interpreter cannot run
-    warm_up = WarmUp()
-    warm_up.start()
     options = options_from(args)
-    from collector.gather import gather
+    env = dict(os.environ)
+    deadline = Deadline(options.timeout)
+    report, engine = collected(options, env, deadline)
+    from collector import markdown, templating
+    from collector.check import verdicts
     from collector.report import to_json
 
-    report = gather(options, env, Deadline(options.timeout), started)
-    warm_up.join()
-    from collector import markdown, templating
-    from collector.check import Engine, verdicts
-
-    engine = warm_up.engine or Engine()  # a warm-up that died left no engine: the report goes out without verdicts
     findings = engine.diagnose(report)
     sys.stdout.write(to_json(report, indent=2) + "\n" if args.json else markdown.render(report, verdicts(findings)))
     sys.stdout.flush()
     if args.check:
         sys.stderr.write(templating.render("check.txt.j2", findings=findings, loaded=engine.matrix is not None))
     return 0
+
+
+def collected(options: Options, env: dict[str, str], deadline: Deadline) -> tuple[Report, Engine]:
+    """The redacted report and the diagnosis engine, each made while the other is: the probes in a forked
+    process (collector/probe_process.py) or, where there is no fork, in threads beside a warm-up thread."""
+    from collector.probe_process import ProbeProcess
+
+    probing = ProbeProcess.start(options, env, deadline)  # before any thread exists: fork copies only this one
+    warm_up = WarmUp()
+    if probing is None:
+        started = start_interpreter_children(options.python, options.smoke, env)
+        warm_up.start()
+        from collector.gather import gather
+
+        report = gather(options, env, deadline, started)
+        warm_up.join()
+    else:
+        warm_up.run()
+        from collector.gather import meta_for, redacted
+
+        report = redacted(options, env, probing.report(meta_for(options)))
+    from collector.check import Engine
+
+    return report, warm_up.engine or Engine()  # a warm-up that died left no engine: no verdicts, same report
 
 
 def leave(status: int) -> None:

@@ -6,22 +6,24 @@ import dataclasses
 import threading
 import time
 import traceback
+from collections.abc import Callable
 
 from collector.context import Context
 from collector.probes import Probe, results_of
-from collector.report import Meta, Missing, Report, Result
-from collector.schema import KEYS
+from collector.report import Meta, Missing, Report, Result, in_schema_order
 
 # Probes stuck in uninterruptible calls (a wedged NVML) are abandoned; daemon threads do not hold up exit.
 GRACE_SECONDS = 0.5
+# Told each probe's facts as soon as the probe returns (from the probe's thread).
+OnResult = Callable[[dict[str, Result]], None]
 
 
-def collect(ctx: Context, probes: list[Probe], meta: Meta) -> Report:
+def collect(ctx: Context, probes: list[Probe], meta: Meta, on_result: OnResult | None = None) -> Report:
     start = time.monotonic()
     results: dict[str, Result] = {}
     lock = threading.Lock()
     threads = [
-        threading.Thread(target=_run, args=(ctx, probe, results, lock), name=probe.name, daemon=True)
+        threading.Thread(target=_run, args=(ctx, probe, results, lock, on_result), name=probe.name, daemon=True)
         for probe in probes
     ]
     for thread in threads:
@@ -37,13 +39,15 @@ def collect(ctx: Context, probes: list[Probe], meta: Meta) -> Report:
     for probe in probes:
         for key in probe.keys:
             if key.name not in facts:
-                reason = f"{probe.name} did not finish within the {ctx.deadline.seconds:.0f} s deadline (--timeout)"
+                reason = f"{probe.name} did not finish within the {ctx.deadline.seconds:g} s deadline (--timeout)"
                 facts[key.name] = Missing(reason, status="timeout", seconds=round(time.monotonic() - start, 3))
     meta = dataclasses.replace(meta, duration_seconds=round(time.monotonic() - start, 3))
-    return Report(meta=meta, facts={name: facts[name] for name in sorted(facts, key=_order)})
+    return Report(meta=meta, facts=in_schema_order(facts))
 
 
-def _run(ctx: Context, probe: Probe, results: dict[str, Result], lock: threading.Lock) -> None:
+def _run(
+    ctx: Context, probe: Probe, results: dict[str, Result], lock: threading.Lock, on_result: OnResult | None
+) -> None:
     start = time.monotonic()
     try:
         produced = results_of(probe, probe.func(ctx))
@@ -51,11 +55,11 @@ def _run(ctx: Context, probe: Probe, results: dict[str, Result], lock: threading
         text = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__)[-6:])
         produced = {key.name: Missing(f"{type(exc).__name__}: {exc}", "error", text) for key in probe.keys}
     took = round(time.monotonic() - start, 3)
+    timed = {
+        name: result if result.seconds is not None else dataclasses.replace(result, seconds=took)
+        for name, result in produced.items()
+    }
     with lock:
-        for name, result in produced.items():
-            results[name] = result if result.seconds is not None else dataclasses.replace(result, seconds=took)
-
-
-def _order(name: str) -> int:
-    names = list(KEYS)
-    return names.index(name) if name in names else len(names)
+        results.update(timed)
+    if on_result is not None:
+        on_result(timed)

@@ -7,10 +7,10 @@ import getpass
 import os
 import subprocess
 
-from collector.collect import collect
+from collector.collect import OnResult, collect
 from collector.context import Context, NvmlSession, Options, load_pynvml
 from collector.host import Host
-from collector.probes import all_probes
+from collector.probes import Probe, all_probes
 from collector.redact import Redactor
 from collector.report import Meta, Report
 from collector.run import Deadline, ProcessGroups, SubprocessRunner
@@ -23,6 +23,18 @@ def gather(
     deadline: Deadline | None = None,
     started: dict[str, subprocess.Popen[bytes]] | None = None,
 ) -> Report:
+    return redacted(options, env, probe_report(options, env, deadline, started))
+
+
+def probe_report(
+    options: Options,
+    env: dict[str, str],
+    deadline: Deadline | None = None,
+    started: dict[str, subprocess.Popen[bytes]] | None = None,
+    on_result: OnResult | None = None,
+    probes: list[Probe] | None = None,
+) -> Report:
+    """Every probe's facts as found, before redaction (`on_result` hears each probe's as it returns)."""
     deadline = deadline or Deadline(options.timeout)
     groups = ProcessGroups()
     for proc in (started or {}).values():
@@ -37,12 +49,18 @@ def gather(
         groups=groups,
         started=dict(started or {}),
     )
-    meta = Meta(
+    return collect(ctx, all_probes() if probes is None else probes, meta_for(options), on_result)
+
+
+def meta_for(options: Options) -> Meta:
+    return Meta(
         generator=VERSION,
         created=datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%MZ"),
         options={"smoke": options.smoke, "timeout": f"{options.timeout:g}", "python": options.python},
     )
-    report = collect(ctx, all_probes(), meta)
+
+
+def redacted(options: Options, env: dict[str, str], report: Report) -> Report:
     # --no-redact keeps names, paths and addresses for private use; tokens and passwords go all the same.
     return (redactor_for(env) if options.redact else Redactor(secrets_only=True)).report(report)
 

@@ -61,21 +61,32 @@ class Report:
         return self.facts.get(key.name)
 
 
+def in_schema_order(facts: dict[str, Result]) -> dict[str, Result]:
+    """The facts in the schema's order (the report's sections), any unknown to it last."""
+    order = {name: number for number, name in enumerate(KEYS)}
+    return {name: facts[name] for name in sorted(facts, key=lambda name: order.get(name, len(order)))}
+
+
 class ReportFormatError(ValueError):
     """A twin that cannot be read back; the message says what is wrong and where."""
 
 
 def to_json_obj(report: Report) -> dict[str, Any]:
-    facts: dict[str, Any] = {}
-    for name, result in report.facts.items():
-        if isinstance(result, Fact):
-            entry = {"value": codec.encode(result.value), "source": result.source}
-            entry.update(_optional(seconds=result.seconds, evidence=result.evidence))
-        else:
-            entry = {"missing": result.reason, "status": result.status}
-            entry.update(_optional(detail=result.detail, seconds=result.seconds))
-        facts[name] = entry
-    return {"schema": SCHEMA, "meta": codec.encode(report.meta), "facts": facts}
+    return {"schema": SCHEMA, "meta": codec.encode(report.meta), "facts": encode_facts(report.facts)}
+
+
+def encode_facts(facts: dict[str, Result]) -> dict[str, Any]:
+    return {name: _encode_result(result) for name, result in facts.items()}
+
+
+def _encode_result(result: Result) -> dict[str, Any]:
+    if isinstance(result, Fact):
+        entry = {"value": codec.encode(result.value), "source": result.source}
+        entry.update(_optional(seconds=result.seconds, evidence=result.evidence))
+    else:
+        entry = {"missing": result.reason, "status": result.status}
+        entry.update(_optional(detail=result.detail, seconds=result.seconds))
+    return entry
 
 
 def _optional(**values: Any) -> dict[str, Any]:
@@ -94,10 +105,15 @@ def from_json_obj(data: Any) -> Report:
         raise ReportFormatError(f"unsupported report schema {schema!r}; this version reads {SCHEMA!r}")
     try:
         meta = codec.decode(Meta, data.get("meta", {}), "meta")
-        facts = {name: _decode_entry(name, entry) for name, entry in _mapping(data.get("facts", {})).items()}
+        facts = decode_facts(data.get("facts", {}))
     except codec.DecodeError as exc:
         raise ReportFormatError(str(exc)) from exc
     return Report(meta=meta, facts=facts)
+
+
+def decode_facts(data: Any) -> dict[str, Result]:
+    """The facts of a twin; raises codec.DecodeError naming the fact that is wrong."""
+    return {name: _decode_entry(name, entry) for name, entry in _mapping(data).items()}
 
 
 def _mapping(value: Any) -> dict[str, Any]:

@@ -180,6 +180,18 @@ def start_child(python: str, script: str, options: dict[str, str], env: Mapping[
     )
 
 
+def start_interpreter_children(python: str, smoke: str, env: Mapping[str, str]) -> dict[str, subprocess.Popen[bytes]]:
+    """The target interpreter's two children, started before anything else: `import torch` is the floor of the
+    collector's run time, and listing the installed distributions is the longest of the other probes."""
+    started = {}
+    for script, options in (("torch_child.py", {"smoke": smoke}), ("packages_child.py", {})):
+        try:
+            started[script] = start_child(python, script, options, env)
+        except OSError:
+            pass  # the probe tries again and reports why the interpreter cannot run
+    return started
+
+
 @dataclass(frozen=True)
 class ChildOutput:
     stdout: bytes

@@ -1,0 +1,128 @@
+"""The probe process: facts stream back as probes return; a crash or a wedge costs only what was not sent."""
+
+from __future__ import annotations
+
+import os
+import signal
+import stat
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from collector import __main__ as cli
+from collector import gather, probes
+from collector.context import Context, Options
+from collector.probe_process import GRACE_SECONDS, ProbeProcess
+from collector.report import Fact, Meta, Missing
+from collector.run import Deadline
+from collector.schema import CPU, ENV, KEYS, LIMITS, CpuInfo, Limits
+
+NO_TORCH = "/nonexistent/python"  # the torch child cannot start: these tests are about the probes
+
+
+def options(python: str = NO_TORCH, timeout: float = 10.0) -> Options:
+    return Options(python=python, smoke="none", timeout=timeout, redact=True)
+
+
+def limits(ctx: Context) -> Fact[Limits]:
+    return Fact(Limits(shm_bytes=64 << 20), "test")
+
+
+def cpu(ctx: Context) -> Fact[CpuInfo]:
+    time.sleep(0.3)  # after limits(), so that limits' facts are sent before anything goes wrong here
+    return Fact(CpuInfo(model="Test CPU", cores=4, flags=["avx2"]), "test")
+
+
+def crashes(ctx: Context) -> Any:
+    time.sleep(0.3)
+    os.kill(os.getpid(), signal.SIGSEGV)  # what a libnvidia-ml that does not match the driver does
+    time.sleep(10)
+
+
+def use_probes(monkeypatch: pytest.MonkeyPatch, *funcs: tuple[Any, Any]) -> None:
+    fake = [probes.Probe(keys=(key,), func=func, name=f"test.{func.__name__}") for key, func in funcs]
+    monkeypatch.setattr(probes, "all_probes", lambda: fake)
+    monkeypatch.setattr(gather, "all_probes", lambda: fake)
+
+
+def test_each_probe_s_facts_arrive_and_the_rest_are_missing_with_a_reason(monkeypatch: pytest.MonkeyPatch) -> None:
+    use_probes(monkeypatch, (LIMITS, limits), (CPU, cpu))
+    probing = ProbeProcess.start(options(), {}, Deadline(10))
+    assert probing is not None
+    report = probing.report(Meta(generator="test"))
+    assert list(report.facts) == list(KEYS)
+    assert report.get(LIMITS) == Limits(shm_bytes=64 << 20)
+    assert report.get(CPU) == CpuInfo(model="Test CPU", cores=4, flags=["avx2"])
+    cpu_fact = report.result(CPU)
+    assert isinstance(cpu_fact, Fact) and cpu_fact.seconds is not None and cpu_fact.seconds >= 0.3
+    env = report.result(ENV)
+    assert isinstance(env, Missing) and env.status == "error"
+
+
+def test_a_crashing_probe_costs_only_the_facts_not_yet_sent(monkeypatch: pytest.MonkeyPatch) -> None:
+    use_probes(monkeypatch, (LIMITS, limits), (CPU, crashes))
+    probing = ProbeProcess.start(options(), {}, Deadline(10))
+    assert probing is not None
+    report = probing.report(Meta(generator="test"))
+    assert report.get(LIMITS) == Limits(shm_bytes=64 << 20)
+    lost = report.result(CPU)
+    assert isinstance(lost, Missing) and lost.status == "error"
+    assert lost.reason == "test.crashes was lost: the probe process ended with signal 11 (SIGSEGV)"
+
+
+def test_a_wedged_probe_process_is_killed_with_its_children_after_the_deadline(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    python = tmp_path / "python"  # stands in for an `import torch` that never returns
+    python.write_text("#!/bin/sh\necho $$ > " + str(tmp_path / "pid") + "\nexec sleep 60\n")
+    python.chmod(python.stat().st_mode | stat.S_IEXEC)
+    use_probes(monkeypatch, (LIMITS, limits))
+    monkeypatch.setattr(gather, "probe_report", lambda *args, **kwargs: time.sleep(3600))  # collect() itself hangs
+    start = time.monotonic()
+    probing = ProbeProcess.start(options(str(python), timeout=0.5), {}, Deadline(0.5))
+    assert probing is not None
+    report = probing.report(Meta(generator="test"))
+    assert time.monotonic() - start < 0.5 + GRACE_SECONDS + 0.5
+    limits_fact = report.result(LIMITS)
+    assert isinstance(limits_fact, Missing) and limits_fact.status == "timeout"
+    assert limits_fact.reason == "test.limits did not finish within the 0.5 s deadline (--timeout)"
+    assert not alive(probing.pid)
+    assert not alive(int((tmp_path / "pid").read_text()))
+
+
+def alive(pid: int) -> bool:
+    """Still running a second after a SIGKILL (delivered asynchronously); a zombie waiting for a parent to reap it
+    (init, in a container) counts as dead."""
+    end = time.monotonic() + 1.0
+    while running(pid) and time.monotonic() < end:
+        time.sleep(0.01)
+    return running(pid)
+
+
+def running(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except FileNotFoundError:
+        return False
+    return state != "Z"
+
+
+def test_without_fork_the_probes_run_in_threads_here(monkeypatch: pytest.MonkeyPatch) -> None:
+    use_probes(monkeypatch, (LIMITS, limits))
+    monkeypatch.delattr(os, "fork")
+    assert ProbeProcess.start(options(), {}, Deadline(10)) is None
+    report, _ = cli.collected(options(), {}, Deadline(10))
+    assert report.get(LIMITS) == Limits(shm_bytes=64 << 20)
+    assert set(report.facts) == {LIMITS.name}  # gathered here: only the probes that exist
+
+
+def test_the_forked_and_the_threaded_report_agree(monkeypatch: pytest.MonkeyPatch) -> None:
+    use_probes(monkeypatch, (LIMITS, limits), (CPU, cpu))
+    forked, _ = cli.collected(options(), {}, Deadline(10))
+    monkeypatch.delattr(os, "fork")
+    threaded, _ = cli.collected(options(), {}, Deadline(10))
+    assert {name: forked.get(KEYS[name]) for name in threaded.facts} == {
+        name: threaded.get(KEYS[name]) for name in threaded.facts
+    }
