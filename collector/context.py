@@ -6,10 +6,12 @@ import subprocess
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from collector.host import Host
 from collector.run import CommandResult, Deadline, ProcessGroups, Runner
+
+if TYPE_CHECKING:  # the collector forks its probe process right after this module: no pathlib before that
+    from collector.host import Host
 
 SmokeLevel = Literal["none", "quick", "deep"]
 

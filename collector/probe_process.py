@@ -24,12 +24,13 @@ import signal
 import threading
 import time
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from collector.context import Options
-from collector.report import Meta, Missing, Report, Result, decode_facts, encode_facts, in_schema_order
 from collector.run import Deadline, describe_exit, start_interpreter_children
-from collector.schema import KEYS
+
+if TYPE_CHECKING:  # the report model is imported after the fork, in each process, not before it in both
+    from collector.context import Options
+    from collector.report import Meta, Missing, Report, Result
 
 # Past the deadline, the probe process's own collect() gives its probes 0.5 s more and then sends what it has:
 # 1.5 s after the deadline it is killed, with the children it named, and the report goes out without it.
@@ -44,6 +45,8 @@ class Received:
     done: bool = False
 
     def take(self, message: dict[str, Any]) -> None:
+        from collector.report import decode_facts
+
         for probe, names in message.get("probes", {}).items():
             self.probe_of.update((name, probe) for name in names)
         self.children.extend(message.get("children", []))
@@ -80,6 +83,9 @@ class ProbeProcess:
 
     def report(self, meta: Meta) -> Report:
         """Every fact the probe process sent, and for each it did not, a Missing saying why."""
+        from collector.report import Report, in_schema_order
+        from collector.schema import KEYS
+
         received = Received()
         try:
             for message in self._messages():
@@ -121,6 +127,8 @@ class ProbeProcess:
         """The probe process ended early or overstayed: kill what is left and say what happened."""
         # The pipe closes a moment before the exited process can be waited for; one that closed it and lives on
         # is killed like one that overstayed.
+        from collector.report import Missing
+
         status = _exit_status(self.pid, within=1.0 if self.closed else 0.0)
         if status is None:
             os.kill(self.pid, signal.SIGKILL)
@@ -148,6 +156,8 @@ def _exit_status(pid: int, within: float) -> int | None:
 
 
 def _missing(why: Missing | None, received: Received, name: str) -> Missing:
+    from collector.report import Missing
+
     if why is None:  # the probe process said it was done without this fact: a bug, said as such
         why = Missing("was not sent by the probe process", status="error")
     probe = received.probe_of.get(name, "its probe")
@@ -186,6 +196,8 @@ class Sender:
             if self.closed:
                 return
             self.sent.update(facts)
+            from collector.report import encode_facts
+
             try:
                 self._write({"facts": encode_facts(facts)})
             except OSError:  # the collector is gone (killed, or its reader closed): nobody is listening
@@ -193,6 +205,8 @@ class Sender:
 
     def finish(self, report: Report) -> None:
         """The facts not sent yet (the probes past the deadline, which collect() gave up on), then done."""
+        from collector.report import encode_facts
+
         with self.lock:
             self.closed = True
             self._write({"facts": encode_facts({n: r for n, r in report.facts.items() if n not in self.sent})})
