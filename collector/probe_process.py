@@ -39,6 +39,8 @@ GRACE_SECONDS = 1.5
 
 @dataclasses.dataclass
 class Received:
+    """What the probe process has said so far."""
+
     facts: dict[str, Result] = dataclasses.field(default_factory=dict)
     probe_of: dict[str, str] = dataclasses.field(default_factory=dict)  # fact name -> the probe that makes it
     children: list[int] = dataclasses.field(default_factory=list)
@@ -120,24 +122,29 @@ class ProbeProcess:
                     return
                 *lines, pending = (pending + chunk).split(b"\n")
                 for line in lines:
-                    with contextlib.suppress(ValueError):
-                        yield json.loads(line)
+                    try:
+                        message = json.loads(line)
+                    except ValueError:
+                        continue
+                    yield message
 
     def _stop(self, received: Received, duration: float) -> Missing:
         """The probe process ended early or overstayed: kill what is left and say what happened."""
-        # The pipe closes a moment before the exited process can be waited for; one that closed it and lives on
-        # is killed like one that overstayed.
         from collector.report import Missing
 
-        status = _exit_status(self.pid, within=1.0 if self.closed else 0.0)
-        if status is None:
-            os.kill(self.pid, signal.SIGKILL)
-            _, status = os.waitpid(self.pid, 0)
+        # The pipe closes a moment before the exited process can be waited for; one that closed it and lives on
+        # is killed like one that overstayed.
+        ended, code = _ended(self.pid, within=1.0 if self.closed else 0.0)
+        if ended:
+            reason = f"was lost: the probe process ended with {describe_exit(code)}"
+            why = Missing(reason, status="error", seconds=duration)
+        else:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(self.pid, signal.SIGKILL)
+            with contextlib.suppress(ChildProcessError):
+                os.waitpid(self.pid, 0)
             reason = f"did not finish within the {self.deadline.seconds:g} s deadline (--timeout)"
             why = Missing(reason, status="timeout", seconds=duration)
-        else:
-            reason = f"was lost: the probe process ended with {describe_exit(os.waitstatus_to_exitcode(status))}"
-            why = Missing(reason, status="error", seconds=duration)
         for child in received.children:  # the interpreter's children and their smoke tests, in groups of their own
             try:
                 os.killpg(child, signal.SIGKILL)
@@ -146,12 +153,19 @@ class ProbeProcess:
         return why
 
 
-def _exit_status(pid: int, within: float) -> int | None:
+def _ended(pid: int, within: float) -> tuple[bool, int | None]:
+    """Whether the process has ended (waiting up to `within` seconds), and its exit code: negative for a signal,
+    None where it cannot be read (reaped elsewhere, as where SIGCHLD is ignored)."""
     end = time.monotonic() + within
     while True:
-        done, status = os.waitpid(pid, os.WNOHANG)
-        if done or time.monotonic() >= end:
-            return status if done else None
+        try:
+            done, status = os.waitpid(pid, os.WNOHANG)
+        except ChildProcessError:
+            return True, None
+        if done:
+            return True, os.waitstatus_to_exitcode(status)
+        if time.monotonic() >= end:
+            return False, None
         time.sleep(0.005)
 
 
