@@ -84,8 +84,7 @@ class WarmUp(threading.Thread):
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
-    timeout_of(args)  # refuse a bad --timeout before starting anything
-    options = options_from(args)
+    options = options_from(args)  # refuses a bad --timeout before anything starts
     env = dict(os.environ)
     deadline = Deadline(options.timeout)
     report, engine = collected(options, env, deadline)

@@ -27,13 +27,14 @@ def template_names() -> list[str]:
 def compiled_modules() -> dict[str, str]:
     """File name -> content of every compiled module, the package's __init__.py included."""
     env = templating.environment()
+    names = template_names()
     modules = {"__init__.py": PACKAGE_INIT}
-    for name in template_names():
+    for name in names:
         source, filename, _ = env.loader.get_source(env, name)  # type: ignore[union-attr]
         code = env.compile(source, name, filename, raw=True, defer_init=True)
         key = templating.template_key(env, source)
         modules[f"{templating.module_name(name)}.py"] = f"{HEADER.format(name=name)}KEY = {key!r}\n{code}\n"
-    if len(modules) != len(template_names()) + 1:
+    if len(modules) != len(names) + 1:
         raise SystemExit("two templates map to one module name; rename one of them")
     return modules
 

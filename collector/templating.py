@@ -86,16 +86,17 @@ def compiled_namespace(name: str, filename: str) -> dict[str, Any] | None:
     """The compiled template's module run in a namespace of its own, not imported: its functions look up
     `environment` as a global, so two environments sharing one module object would render with the last one.
     `__file__` is the template's own path, where Jinja2 points a traceback from inside the template."""
+    namespace: dict[str, Any] = {"__file__": filename}
     try:
         spec = importlib.util.find_spec(f"{COMPILED_PACKAGE}.{module_name(name)}")
         get_code: Callable[[str], Any] | None = getattr(spec.loader, "get_code", None) if spec else None
         code = get_code(spec.name) if get_code and spec else None
+        if code is None:
+            return None
+        # A Jinja2 whose runtime lacks a name the module imports: compiled by another release, so stale too.
+        exec(code, namespace)  # noqa: S102 - our own module, written by collector/compile_templates.py
     except (ImportError, OSError, SyntaxError, ValueError):
         return None
-    if code is None:
-        return None
-    namespace: dict[str, Any] = {"__file__": filename}
-    exec(code, namespace)  # noqa: S102 - our own module, written by collector/compile_templates.py
     return namespace
 
 

@@ -41,7 +41,7 @@ def main(argv: list[str] | None = None) -> int:
     current = target.is_file() and target.read_text(encoding="utf-8") == text
     if args.check:
         if not current:
-            sys.stderr.write(f"out of date: {target.relative_to(matrix.DATA_DIR.parents[2])}\n")
+            sys.stderr.write(f"out of date: {target}\n")
         return 0 if current else 1
     if not current:
         target.write_text(text, encoding="utf-8")

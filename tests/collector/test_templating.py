@@ -54,6 +54,21 @@ def test_an_edited_template_renders_from_source_not_from_its_stale_module(tmp_pa
     assert "compiled" in unedited.root_render_func.__code__.co_filename  # the others still come compiled
 
 
+def test_a_module_another_jinja2_cannot_run_renders_from_source(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    package = tmp_path / "other_compiled"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "check_txt_j2.py").write_text("from jinja2.runtime import a_name_no_jinja2_has\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(templating, "COMPILED_PACKAGE", "other_compiled")
+    env = templating.build_environment(templating.template_dir())
+    template = env.get_template("check.txt.j2")
+    assert "compiled" not in template.root_render_func.__code__.co_filename
+    assert "no known environment problem" in template.render(findings=[], loaded=True)
+
+
 def test_changed_settings_make_every_module_stale() -> None:
     env = templating.build_environment(templating.template_dir())
     env.trim_blocks = False  # generates different code: the compiled modules must not be used
