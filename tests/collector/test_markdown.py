@@ -85,8 +85,9 @@ def test_last_twin_wins_and_text_around_is_ignored() -> None:
     [
         ("no report here", "no envtriage report twin"),
         ("<!-- envtriage:report {not json} -->", "damaged"),
-        ('<!-- envtriage:report {"schema": "envtriage.report/99"} -->', "unsupported report schema"),
-        ('<!-- envtriage:report {"schema": "envtriage.report/1", "facts": {"gpu": {}}} -->', "unknown fact"),
+        ('<!-- envtriage:report {"schema": "envtriage.report/99"} -->', "newer envtriage"),
+        ('<!-- envtriage:report {"schema": "report/1"} -->', "unsupported report schema"),
+        ('<!-- envtriage:report {"schema": "envtriage.report/1", "facts": {"torch": []}} -->', "facts.torch"),
         (
             '<!-- envtriage:report {"schema": "envtriage.report/1", "facts": {"torch": {"value": {"version": 2},'
             ' "source": "x"}}} -->',
