@@ -9,11 +9,10 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import threading
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from collector.run import Deadline, start_interpreter_children
+from collector.run import Deadline
 
 if TYPE_CHECKING:
     from collector.check import Engine
@@ -60,26 +59,16 @@ def smoke_level(args: argparse.Namespace) -> SmokeLevel:
     return "deep" if args.deep else "none" if args.no_smoke else "quick"
 
 
-class WarmUp(threading.Thread):
-    """Import Jinja2 and the diagnosis engine, load the template and the matrix, while the probes run.
+def warmed_up() -> Engine:
+    """Jinja2 and the diagnosis engine imported, the template and the matrix loaded: done while the probes run in
+    their own process. An engine that failed to load gives no verdicts; the report is the same."""
+    from collector import markdown
+    from collector.check import Engine
 
-    Run in the collector's own process while the probes run in theirs; where there is no fork, started as a thread
-    before the probes are even imported: the probes spend most of their time waiting on child processes and the
-    driver, the imports are pure Python, so each goes on while the other waits.
-    """
-
-    def __init__(self) -> None:
-        super().__init__(name="warm-up", daemon=True)
-        self.engine: Engine | None = None
-
-    def run(self) -> None:
-        from collector import markdown
-        from collector.check import Engine
-
-        markdown.prepare()
-        engine = Engine()
-        engine.load()
-        self.engine = engine
+    markdown.prepare()
+    engine = Engine()
+    engine.load()
+    return engine
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -101,27 +90,15 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def collected(options: Options, env: dict[str, str], deadline: Deadline) -> tuple[Report, Engine]:
-    """The redacted report and the diagnosis engine, each made while the other is: the probes in a forked
-    process (collector/probe_process.py) or, where there is no fork, in threads beside a warm-up thread."""
+    """The redacted report and the diagnosis engine, each made while the other is: the probes run in a process
+    of their own (collector/probe_process.py) while this one imports Jinja2 and the engine."""
     from collector.probe_process import ProbeProcess
 
-    probing = ProbeProcess.start(options, env, deadline)  # before any thread exists: fork copies only this one
-    warm_up = WarmUp()
-    if probing is None:
-        started = start_interpreter_children(options.python, options.smoke, env)
-        warm_up.start()
-        from collector.gather import gather
+    probing = ProbeProcess.start(options, env, deadline)  # before anything else: a fork copies only this thread
+    engine = warmed_up()
+    from collector.gather import meta_for, redacted
 
-        report = gather(options, env, deadline, started)
-        warm_up.join()
-    else:
-        warm_up.run()
-        from collector.gather import meta_for, redacted
-
-        report = redacted(options, env, probing.report(meta_for(options)))
-    from collector.check import Engine
-
-    return report, warm_up.engine or Engine()  # a warm-up that died left no engine: no verdicts, same report
+    return redacted(options, env, probing.report(meta_for(options))), engine
 
 
 def leave(status: int) -> None:

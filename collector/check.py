@@ -1,7 +1,7 @@
 """The diagnosis of the collector's own report, by the bot's engine: summary verdicts and `--check` output.
 
-The engine lives in `bot`; it is loaded in a background thread while the probes wait on torch, and any failure
-there leaves the report itself untouched.
+The engine lives in `bot`; it is loaded while the probe process works, and any failure there leaves the report
+itself untouched.
 """
 
 from __future__ import annotations

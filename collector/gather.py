@@ -1,4 +1,4 @@
-"""Build the context from settings, run every probe, redact: the collector's whole job, minus printing."""
+"""Build the context from settings and run every probe (in the probe process); redact (in the collector)."""
 
 from __future__ import annotations
 
@@ -15,15 +15,6 @@ from collector.redact import Redactor
 from collector.report import Meta, Report
 from collector.run import Deadline, ProcessGroups, SubprocessRunner
 from collector.version import VERSION
-
-
-def gather(
-    options: Options,
-    env: dict[str, str],
-    deadline: Deadline | None = None,
-    started: dict[str, subprocess.Popen[bytes]] | None = None,
-) -> Report:
-    return redacted(options, env, probe_report(options, env, deadline, started))
 
 
 def probe_report(

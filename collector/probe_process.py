@@ -11,6 +11,10 @@ read its exit status, and a crashed `import torch` is diagnosed by that status.
 
 One JSON object per line: {"probes": {probe: [fact, ...]}, "children": [pid, ...]} first, then {"facts": {...}}
 for each probe (the twin's encoding, not yet redacted: the parent redacts the whole report), then {"done": true}.
+
+Where there is fork, the process is forked first thing (no interpreter to start, nothing imported twice); where
+there is none (Windows), the same process is started as `python -m collector.probe_process`, its settings on stdin.
+Either way it runs `serve` and speaks the same lines, read the same way.
 """
 
 from __future__ import annotations
@@ -19,14 +23,16 @@ import contextlib
 import dataclasses
 import json
 import os
-import selectors
+import queue
 import signal
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any, Protocol
 
-from collector.run import Deadline, describe_exit, start_interpreter_children
+from collector.run import Deadline, describe_exit, kill_group_of, start_interpreter_children
 
 if TYPE_CHECKING:  # the report model is imported after the fork, in each process, not before it in both
     from collector.context import Options
@@ -58,18 +64,19 @@ class Received:
 
 
 class ProbeProcess:
-    def __init__(self, pid: int, fd: int, deadline: Deadline) -> None:
-        self.pid = pid
-        self.fd = fd
+    def __init__(self, proc: Child, pipe: IO[bytes], deadline: Deadline) -> None:
+        self.proc = proc
+        self.pid = proc.pid
+        self.pipe = pipe  # read, then closed, by one thread (_read_lines)
         self.deadline = deadline
         self.started = time.monotonic()
         self.closed = False  # the probe process closed its end of the pipe (it exited, or crashed)
 
     @classmethod
-    def start(cls, options: Options, env: dict[str, str], deadline: Deadline) -> ProbeProcess | None:
-        """Fork the probe process; None where the platform has no fork (the caller probes in threads)."""
+    def start(cls, options: Options, env: dict[str, str], deadline: Deadline) -> ProbeProcess:
+        """Fork the probe process, or where there is no fork, start it as a new interpreter."""
         if not hasattr(os, "fork"):
-            return None
+            return cls._spawn(options, env, deadline)
         read_fd, write_fd = os.pipe()
         pid = os.fork()
         if pid == 0:
@@ -81,7 +88,25 @@ class ProbeProcess:
             finally:  # never back into the caller's code: a forked copy of a test runner would run its tests
                 os._exit(status)
         os.close(write_fd)
-        return cls(pid, read_fd, deadline)
+        return cls(Forked(pid), os.fdopen(read_fd, "rb", buffering=0), deadline)
+
+    @classmethod
+    def _spawn(cls, options: Options, env: dict[str, str], deadline: Deadline) -> ProbeProcess:
+        # The directory (or zip file) the collector was imported from, so the new interpreter finds it too.
+        root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        path = os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH", "")) if p)
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "collector.probe_process"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            env={**os.environ, "PYTHONPATH": path},
+        )
+        settings = {"options": dataclasses.asdict(options), "env": env, "seconds": deadline.remaining()}
+        assert proc.stdin is not None and proc.stdout is not None
+        with contextlib.suppress(OSError):  # a process that died at once: its status says why
+            proc.stdin.write(json.dumps(settings).encode())
+            proc.stdin.close()
+        return cls(proc, proc.stdout, deadline)
 
     def report(self, meta: Meta) -> Report:
         """Every fact the probe process sent, and for each it did not, a Missing saying why."""
@@ -89,19 +114,16 @@ class ProbeProcess:
         from collector.schema import KEYS
 
         received = Received()
-        try:
-            for message in self._messages():
-                try:
-                    received.take(message)
-                except (ValueError, TypeError, AttributeError):  # a bug, never a reason to lose the rest
-                    continue
-                if received.done:
-                    break
-        finally:
-            os.close(self.fd)
+        for message in self._messages():
+            try:
+                received.take(message)
+            except (ValueError, TypeError, AttributeError):  # a bug, never a reason to lose the rest
+                continue
+            if received.done:
+                break
         duration = round(time.monotonic() - self.started, 3)
         if received.done:
-            threading.Thread(target=os.waitpid, args=(self.pid, 0), name="reap probes", daemon=True).start()
+            threading.Thread(target=self.proc.wait, name="reap probes", daemon=True).start()
             why: Missing | None = None
         else:
             why = self._stop(received, duration)
@@ -110,23 +132,27 @@ class ProbeProcess:
         return Report(meta=meta, facts=in_schema_order(facts))
 
     def _messages(self) -> Iterator[dict[str, Any]]:
-        pending = b""
-        with selectors.DefaultSelector() as selector:
-            selector.register(self.fd, selectors.EVENT_READ)
-            while True:
-                if not selector.select(max(0.0, self.deadline.remaining() + GRACE_SECONDS)):
-                    return
-                chunk = os.read(self.fd, 65536)
-                if not chunk:
-                    self.closed = True
-                    return
-                *lines, pending = (pending + chunk).split(b"\n")
-                for line in lines:
-                    try:
-                        message = json.loads(line)
-                    except ValueError:
-                        continue
-                    yield message
+        """The probe process's messages until it closes the pipe or the deadline (and its grace) passes.
+
+        The pipe is read in a thread: waiting on a pipe with a timeout has no portable call (select() takes only
+        sockets on Windows), waiting on a queue does.
+        """
+        lines: queue.Queue[bytes | None] = queue.Queue()
+        threading.Thread(target=_read_lines, args=(self.pipe, lines), name="probe pipe", daemon=True).start()
+        while True:
+            try:
+                line = lines.get(timeout=max(0.0, self.deadline.remaining() + GRACE_SECONDS))
+            except queue.Empty:
+                return
+            if line is None:
+                self.closed = True
+                return
+            try:
+                message = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(message, dict):
+                yield message
 
     def _stop(self, received: Received, duration: float) -> Missing:
         """The probe process ended early or overstayed: kill what is left and say what happened."""
@@ -134,36 +160,81 @@ class ProbeProcess:
 
         # The pipe closes a moment before the exited process can be waited for; one that closed it and lives on
         # is killed like one that overstayed.
-        ended, code = _ended(self.pid, within=1.0 if self.closed else 0.0)
+        ended, code = _ended(self.proc, within=1.0 if self.closed else 0.0)
         if ended:
             reason = f"was lost: the probe process ended with {describe_exit(code)}"
             why = Missing(reason, status="error", seconds=duration)
         else:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(self.pid, signal.SIGKILL)
-            with contextlib.suppress(ChildProcessError):
-                os.waitpid(self.pid, 0)
+            self.proc.kill()
+            self.proc.wait()
             reason = f"did not finish within the {self.deadline.seconds:g} s deadline (--timeout)"
             why = Missing(reason, status="timeout", seconds=duration)
         for child in received.children:  # the interpreter's children and their smoke tests, in groups of their own
-            try:
-                os.killpg(child, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                pass
+            kill_group_of(child)
         return why
 
 
-def _ended(pid: int, within: float) -> tuple[bool, int | None]:
+def _read_lines(pipe: IO[bytes], lines: queue.Queue[bytes | None]) -> None:
+    """Every line until the pipe ends (the process exited or was killed), then None; the pipe is closed here, by
+    the one thread that reads it, so its descriptor cannot be reused under a read."""
+    pending = b""
+    with pipe:
+        while chunk := pipe.read(65536):
+            *complete, pending = (pending + chunk).split(b"\n")
+            for line in complete:
+                lines.put(line)
+    lines.put(None)
+
+
+class Child(Protocol):
+    """What the report needs of the probe process, forked or started: a subprocess.Popen has it all."""
+
+    pid: int
+
+    def poll(self) -> int | None: ...
+    def wait(self, timeout: float | None = None) -> int: ...
+    def kill(self) -> None: ...
+
+
+class Forked:
+    """A forked child, waited for as Popen waits for a started one."""
+
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+        self.returncode: int | None = None
+        self.reaped_elsewhere = False  # where SIGCHLD is ignored, the kernel reaps it and its status is lost
+
+    def poll(self) -> int | None:
+        return self._wait(os.WNOHANG)
+
+    def wait(self, timeout: float | None = None) -> int:
+        code = self._wait(0)
+        return 0 if code is None else code
+
+    def kill(self) -> None:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(self.pid, signal.SIGKILL)
+
+    def _wait(self, flags: int) -> int | None:
+        if self.returncode is None and not self.reaped_elsewhere:
+            try:
+                done, status = os.waitpid(self.pid, flags)
+            except ChildProcessError:
+                self.reaped_elsewhere = True
+                return None
+            if done:
+                self.returncode = os.waitstatus_to_exitcode(status)
+        return self.returncode
+
+
+def _ended(proc: Child, within: float) -> tuple[bool, int | None]:
     """Whether the process has ended (waiting up to `within` seconds), and its exit code: negative for a signal,
     None where it cannot be read (reaped elsewhere, as where SIGCHLD is ignored)."""
     end = time.monotonic() + within
     while True:
-        try:
-            done, status = os.waitpid(pid, os.WNOHANG)
-        except ChildProcessError:
-            return True, None
-        if done:
-            return True, os.waitstatus_to_exitcode(status)
+        code = proc.poll()
+        if code is not None or getattr(proc, "reaped_elsewhere", False):
+            return True, code
         if time.monotonic() >= end:
             return False, None
         time.sleep(0.005)
@@ -229,3 +300,18 @@ class Sender:
     def _write(self, message: dict[str, Any]) -> None:
         self.out.write(json.dumps(message, ensure_ascii=False) + "\n")
         self.out.flush()
+
+
+def main() -> None:
+    """`python -m collector.probe_process`, where there is no fork: settings on stdin, messages on stdout."""
+    from collector.context import Options
+
+    settings = json.loads(sys.stdin.buffer.read())
+    options = Options(**settings["options"])
+    out = os.dup(sys.stdout.fileno())
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # a stray print() must not break a line
+    serve(out, options, settings["env"], Deadline(settings["seconds"]))
+
+
+if __name__ == "__main__":
+    main()

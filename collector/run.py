@@ -101,13 +101,18 @@ class ProcessGroups:
 
 
 def kill_group(proc: subprocess.Popen[bytes]) -> None:
-    try:
-        os.killpg(proc.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
+    kill_group_of(proc.pid)
     try:
         proc.kill()
     except OSError:
+        pass
+
+
+def kill_group_of(pid: int) -> None:
+    """Kill the process group a child leads (it was started in a session of its own, with its smoke tests)."""
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
         pass
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import signal
 import stat
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -50,7 +51,6 @@ def use_probes(monkeypatch: pytest.MonkeyPatch, *funcs: tuple[Any, Any]) -> None
 def test_each_probe_s_facts_arrive_and_the_rest_are_missing_with_a_reason(monkeypatch: pytest.MonkeyPatch) -> None:
     use_probes(monkeypatch, (LIMITS, limits), (CPU, cpu))
     probing = ProbeProcess.start(options(), {}, Deadline(10))
-    assert probing is not None
     report = probing.report(Meta(generator="test"))
     assert list(report.facts) == list(KEYS)
     assert report.get(LIMITS) == Limits(shm_bytes=64 << 20)
@@ -64,7 +64,6 @@ def test_each_probe_s_facts_arrive_and_the_rest_are_missing_with_a_reason(monkey
 def test_a_crashing_probe_costs_only_the_facts_not_yet_sent(monkeypatch: pytest.MonkeyPatch) -> None:
     use_probes(monkeypatch, (LIMITS, limits), (CPU, crashes))
     probing = ProbeProcess.start(options(), {}, Deadline(10))
-    assert probing is not None
     report = probing.report(Meta(generator="test"))
     assert report.get(LIMITS) == Limits(shm_bytes=64 << 20)
     lost = report.result(CPU)
@@ -82,7 +81,6 @@ def test_a_wedged_probe_process_is_killed_with_its_children_after_the_deadline(
     monkeypatch.setattr(gather, "probe_report", lambda *args, **kwargs: time.sleep(3600))  # collect() itself hangs
     start = time.monotonic()
     probing = ProbeProcess.start(options(str(python), timeout=0.5), {}, Deadline(0.5))
-    assert probing is not None
     report = probing.report(Meta(generator="test"))
     assert time.monotonic() - start < 0.5 + GRACE_SECONDS + 0.5
     limits_fact = report.result(LIMITS)
@@ -109,20 +107,32 @@ def running(pid: int) -> bool:
     return state != "Z"
 
 
-def test_without_fork_the_probes_run_in_threads_here(monkeypatch: pytest.MonkeyPatch) -> None:
-    use_probes(monkeypatch, (LIMITS, limits))
+def test_without_fork_the_same_probe_process_is_started_as_an_interpreter(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where there is no fork (Windows), `python -m collector.probe_process` runs the real probes and speaks the
+    same lines; the facts that do not depend on timing agree with the forked process's."""
+    stable = (CPU.name, "os")
+    forked, _ = cli.collected(options(), {"PATH": os.environ.get("PATH", "")}, Deadline(20))
     monkeypatch.delattr(os, "fork")
-    assert ProbeProcess.start(options(), {}, Deadline(10)) is None
-    report, _ = cli.collected(options(), {}, Deadline(10))
-    assert report.get(LIMITS) == Limits(shm_bytes=64 << 20)
-    assert set(report.facts) == {LIMITS.name}  # gathered here: only the probes that exist
+    probing = ProbeProcess.start(options(), {"PATH": os.environ.get("PATH", "")}, Deadline(20))
+    assert probing.pid != os.getpid() and not hasattr(probing.proc, "reaped_elsewhere")  # a Popen, not a fork
+    spawned = probing.report(Meta(generator="test"))
+    assert list(spawned.facts) == list(KEYS)
+    for name in stable:
+        assert isinstance(spawned.facts[name], Fact), spawned.facts[name]
+        assert spawned.get(KEYS[name]) == forked.get(KEYS[name])
+    assert probing.proc.poll() is not None or probing.proc.wait(5) is not None
 
 
-def test_the_forked_and_the_threaded_report_agree(monkeypatch: pytest.MonkeyPatch) -> None:
-    use_probes(monkeypatch, (LIMITS, limits), (CPU, cpu))
-    forked, _ = cli.collected(options(), {}, Deadline(10))
+def test_a_started_probe_process_that_dies_is_reported_by_its_status(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    python = tmp_path / "python"  # an interpreter that dies before it says anything
+    python.write_text("#!/bin/sh\nexit 3\n")
+    python.chmod(python.stat().st_mode | stat.S_IEXEC)
     monkeypatch.delattr(os, "fork")
-    threaded, _ = cli.collected(options(), {}, Deadline(10))
-    assert {name: forked.get(KEYS[name]) for name in threaded.facts} == {
-        name: threaded.get(KEYS[name]) for name in threaded.facts
-    }
+    monkeypatch.setattr(sys, "executable", str(python))
+    probing = ProbeProcess.start(options(), {}, Deadline(10))
+    report = probing.report(Meta(generator="test"))
+    lost = report.result(CPU)
+    assert isinstance(lost, Missing) and lost.status == "error"
+    assert lost.reason == "its probe was lost: the probe process ended with status 3"
