@@ -19,7 +19,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 
 from bot.dedupe.features import Features
 from bot.dedupe.score import THRESHOLD, Similarity, Vector, norm, similarity
-from bot.tables import dup_df, dup_issues, dup_postings
+from bot.tables import dup_df, dup_issues, dup_postings, without_nul
 from collector import codec
 
 ISSUES_KEY = "#issues"
@@ -48,7 +48,7 @@ def keys_of(features: Features) -> set[str]:
     keys = {"e:" + error for error in features.errors}
     keys |= {"x:" + name for name in features.exceptions} | {"f:" + frame for frame in features.frames}
     keys |= {"c:" + category for category in features.categories} | {term_key(t) for t in features.title_terms}
-    return {key[:250] for key in keys}
+    return {without_nul(key)[:250] for key in keys}  # as dup_postings keeps them, and as JSON for PostgreSQL
 
 
 class DuplicateIndex:
@@ -74,7 +74,8 @@ class DuplicateIndex:
                    "features": json.dumps(codec.encode(features), separators=(",", ":"))}  # fmt: skip
             issue_id = conn.execute(dup_issues.insert().values(**row).returning(dup_issues.c.id)).scalar_one()
             posted = keys_of(features) | {term_key(t) for t in rarest}
-            conn.execute(dup_postings.insert(), [{"repo": repo, "key": k, "issue_id": issue_id} for k in posted])
+            if posted:  # none for "bug" / "help": stop words only (an empty executemany is an empty INSERT)
+                conn.execute(dup_postings.insert(), [{"repo": repo, "key": k, "issue_id": issue_id} for k in posted])
             counted = posted | {term_key(t) for t in features.terms} | {ISSUES_KEY}
             self._count(conn, repo, counted, +1)
 

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import replace
 
+import pytest
 import sqlalchemy as sa
 
 from bot.dedupe import DuplicateIndex, Features, duplicates, extract
@@ -11,7 +13,9 @@ from bot.dedupe.features import frames, mask
 from bot.matrix import Index
 from bot.readers import read_case
 from bot.rules import diagnose
-from bot.tables import dup_df, dup_postings
+from bot.store import Store
+from bot.tables import dup_df, dup_issues, dup_postings
+from tests.servers import postgres_url  # noqa: F401 - fixture
 
 TRACEBACK = """Traceback (most recent call last):
   File "/home/alice/proj/train.py", line 88, in <module>
@@ -96,3 +100,40 @@ def test_the_same_error_with_another_cause_is_not_suggested(matrix: Index) -> No
     query = features(matrix, built, "custom op fails on cluster nodes")
     assert idx.similar("o/r", query) == []
     assert idx.similar("o/r", replace(query, categories=["gpu_arch_unsupported"], archs=["sm_120"]), threshold=0.3)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database(request: pytest.FixtureRequest, tmp_path: object) -> Iterator[DuplicateIndex]:
+    """The index on a migrated SQLite file and on PostgreSQL (skipped with the reason when there is none)."""
+    url = f"sqlite:///{tmp_path}/bot.db" if request.param == "sqlite" else request.getfixturevalue("postgres_url")
+    store = Store(url)
+    store.create()
+    yield DuplicateIndex(store.engine)
+    store.engine.dispose()
+
+
+def test_an_issue_without_any_key_is_indexed(matrix: Index, database: DuplicateIndex) -> None:
+    """Title "bug", body "help": stop words only, so no posting at all; the issue still counts and is found."""
+    short = features(matrix, "help", "bug")
+    assert short.terms == {} and short.title_terms == [] and short.errors == []
+    database.record("o/r", 1, "bug", "open", short)
+    database.record("o/r", 1, "bug", "open", short)  # replaced
+    assert database.count("o/r") == 1 and database.title_of("o/r", 1) == "bug"
+    assert database.similar("o/r", short) == []
+    assert database.remove("o/r", 1) and database.count("o/r") == 0
+
+
+def test_nul_characters_in_an_issue_are_dropped_before_the_database(matrix: Index, database: DuplicateIndex) -> None:
+    """PostgreSQL text cannot hold NUL; a title or a quoted error may (GitHub keeps what it was sent)."""
+    body = TRACEBACK.replace("attention.py", "atten\x00tion.py")
+    found = features(matrix, body, "no kernel\x00image on H200")
+    assert "atten\x00tion.py:forward" in found.frames, "the traceback's frames keep what was quoted"
+    database.record("o/r", 1, "no kernel\x00image on H200", "open", found)
+    database.record("o/r", 2, "same \x00\x00", "open", found)
+    assert database.title_of("o/r", 1) == "no kernelimage on H200"
+    assert [c.number for c in database.similar("o/r", found, before=2)] == [1]
+    with database.engine.connect() as conn:
+        keys = list(conn.scalars(sa.select(dup_postings.c.key))) + list(conn.scalars(sa.select(dup_df.c.key)))
+        titles = list(conn.scalars(sa.select(dup_issues.c.title)))
+    assert keys and not any("\x00" in text for text in keys + titles)
+    assert database.remove("o/r", 1) and database.remove("o/r", 2) and database.count("o/r") == 0
