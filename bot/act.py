@@ -1,17 +1,21 @@
 """Act: make an issue on GitHub match a Plan, idempotently. One sticky comment, add-only labels.
 
 The sticky comment is the one carrying our marker *and* written by the bot itself (a user can paste the marker;
-they cannot post as the bot). Labels are only ever removed if the bot added them, and never re-added once a
-human removed them.
+they cannot post as the bot). Its id is remembered per issue and read directly, so a long thread is never walked
+on each delivery. A post that times out (or gets a 5xx) may have landed anyway: what changed since is listed and
+one comment kept, never a second posted blindly. Labels are only ever removed if the bot added them, and never
+re-added once a human removed them.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
 from typing import Any
 
 from bot.findings import CATEGORIES
-from bot.github_io import Repo
+from bot.github_io import InDoubt, Repo, Transient
 from bot.render import MARKER
 from bot.store import IssueState, Store
 from bot.triage import Plan
@@ -21,6 +25,8 @@ NEEDS_ENV_COLOR = "fbca04"
 DUPLICATE_COLOR = "cfd3d7"
 NEEDS_ENV_DESCRIPTION = "Waiting for an environment report (python -m collector)"
 DUPLICATE_DESCRIPTION = "envtriage found a likely duplicate"
+CLOCK_SKEW = timedelta(minutes=10)  # between this host's clock and GitHub's, when listing "since we posted"
+IN_DOUBT_WAIT = 30.0  # seconds before posting again: GitHub gives up on a request after 10, commits within them
 
 
 @dataclass(frozen=True)
@@ -31,22 +37,65 @@ class Outcome:
     comment_id: int | None
 
 
-def sync_comment(repo: Repo, issue: Any, comments: list[Any], bot: str, text: str | None) -> tuple[str, int | None]:
-    mine = [c for c in comments if c.user is not None and c.user.login == bot and MARKER in (c.body or "")]
+def sync_comment(repo: Repo, issue: Any, comments: list[Any], bot: str, text: str | None,
+                 known: IssueState | None = None) -> tuple[str, int | None]:  # fmt: skip
+    """Make the sticky comment say `text` (or go, for None); `comments` is what was read of the thread and
+    `known` what the store remembers of the issue (our comment's id)."""
+    known = known or IssueState()
+    mine = _mine(repo, issue, comments, bot, known, whole_thread=text is not None or known.digest is None)
     if text is None:
         for comment in mine:
             repo.write(f"delete comment {comment.id}", comment.delete)
         return ("deleted" if mine else "none"), None
-    for extra in mine[1:]:  # from an older bot that posted twice: keep one
-        repo.write(f"delete duplicate comment {extra.id}", extra.delete)
     if not mine:
-        created = repo.write(f"comment on #{issue.number}", lambda: issue.create_comment(text))
-        return "created", getattr(created, "id", None)
-    sticky = mine[0]
+        return "created", _create(repo, issue, bot, text)
+    return _keep_one(repo, mine, text)
+
+
+def _ours(comment: Any, bot: str) -> bool:
+    return comment.user is not None and comment.user.login == bot and MARKER in (comment.body or "")
+
+
+def _mine(repo: Repo, issue: Any, listed: list[Any], bot: str, known: IssueState, whole_thread: bool) -> list[Any]:
+    """Our comments, oldest first: among those read, the remembered one (fetched by its id when it is not among
+    them), and only when neither finds one and more was left unread (before posting, or the first time this store
+    meets the issue), the whole thread: a lost store must not make a long thread get a second comment."""
+    found = {c.id: c for c in listed if _ours(c, bot)}
+    if known.comment_id is not None and known.comment_id not in found:
+        remembered = repo.comment(issue, known.comment_id)
+        if remembered is not None and _ours(remembered, bot):
+            found[remembered.id] = remembered
+    if not found and whole_thread and issue.comments > len(listed):
+        found = {c.id: c for c in repo.all_comments(issue) if _ours(c, bot)}
+    return _oldest_first(found.values())
+
+
+def _oldest_first(comments: Iterable[Any]) -> list[Any]:
+    return sorted(comments, key=lambda c: (c.created_at, c.id))
+
+
+def _keep_one(repo: Repo, mine: list[Any], text: str) -> tuple[str, int | None]:
+    """Keep the oldest of ours, delete the others (an ambiguous post that landed twice), make it say `text`."""
+    sticky, *extras = mine
+    for extra in extras:
+        repo.write(f"delete duplicate comment {extra.id}", extra.delete)
     if (sticky.body or "").strip() == text.strip():
         return "unchanged", sticky.id
     repo.write(f"edit comment {sticky.id}", lambda: sticky.edit(text))
     return "edited", sticky.id
+
+
+def _create(repo: Repo, issue: Any, bot: str, text: str) -> int | None:
+    started = datetime.now(timezone.utc)
+    try:
+        created = repo.write(f"comment on #{issue.number}", lambda: issue.create_comment(text))
+    except Transient as exc:
+        # A timeout or a 5xx on a POST says nothing of whether GitHub posted it: look at what changed since.
+        mine = _oldest_first(c for c in repo.comments_since(issue, started - CLOCK_SKEW) if _ours(c, bot))
+        if not mine:
+            raise InDoubt(IN_DOUBT_WAIT, f"comment on #{issue.number} not found after {exc}") from exc
+        return _keep_one(repo, mine, text)[1]
+    return getattr(created, "id", None)
 
 
 def sync_labels(repo: Repo, issue: Any, plan: Plan, bot: str, needs_env_label: str) -> tuple[list[str], list[str]]:
@@ -84,7 +133,8 @@ def _look(label: str, plan: Plan, needs_env_label: str) -> tuple[str, str]:
 
 def apply(repo: Repo, issue: Any, comments: list[Any], bot: str, plan: Plan, store: Store, needs_env_label: str,
           digest: str) -> Outcome:  # fmt: skip
-    state, comment_id = sync_comment(repo, issue, comments, bot, plan.comment)
+    known = store.issue(repo.full_name, issue.number)
+    state, comment_id = sync_comment(repo, issue, comments, bot, plan.comment, known)
     added, removed = sync_labels(repo, issue, plan, bot, needs_env_label)
     store.save_issue(repo.full_name, issue.number, IssueState(digest, comment_id, plan.needs_env))
     return Outcome(state, added, removed, comment_id)

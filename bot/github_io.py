@@ -12,6 +12,8 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from functools import partial
 from typing import Any
 
 import github
@@ -23,6 +25,8 @@ from bot.settings import Settings
 log = logging.getLogger(__name__)
 CONFIG_PATH = ".github/envtriage.yml"
 CONFIG_TTL = 300.0
+REQUEST_TIMEOUT = 15  # seconds, PyGithub's default; GitHub itself gives up on a request after 10
+PER_PAGE = 100  # GitHub's largest page: a listing costs a third of the requests of PyGithub's default 30
 
 
 class RateLimited(Exception):
@@ -33,6 +37,12 @@ class RateLimited(Exception):
 
 class Transient(Exception):
     """5xx, a dropped connection: worth trying again with backoff."""
+
+
+class InDoubt(RateLimited):
+    """A write that failed ambiguously (a timeout, a 5xx) and was not found done: GitHub may still carry it out
+    (it commits some requests after answering 502 or timing out), so it is not repeated before `wait` seconds.
+    Retried like a rate limit: after the wait, without counting toward giving up."""
 
 
 class Gone(Exception):
@@ -76,8 +86,9 @@ def guarded(call: Callable[[], Any]) -> Any:
 class Clients:
     """PyGithub clients: one for a token, one per installation for an App (tokens refresh themselves)."""
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, timeout: int = REQUEST_TIMEOUT) -> None:
         self.settings = settings
+        self.timeout = timeout
         self._lock = threading.Lock()
         self._clients: dict[int | None, github.Github] = {}
         self._login: str | None = settings.bot_login
@@ -85,6 +96,8 @@ class Clients:
     def _options(self) -> dict[str, Any]:
         return {
             "base_url": self.settings.api_url,
+            "timeout": self.timeout,
+            "per_page": PER_PAGE,
             "retry": None,
             "seconds_between_requests": None,
             "seconds_between_writes": self.settings.seconds_between_writes or None,
@@ -135,6 +148,7 @@ class Repo:
 
     def __init__(self, client: github.Github, full_name: str, dry_run: bool) -> None:
         self.repo = guarded(lambda: client.get_repo(full_name))
+        self.page_size = client.per_page
         self.full_name = full_name
         self.dry_run = dry_run
 
@@ -142,8 +156,35 @@ class Repo:
         return guarded(lambda: self.repo.get_issue(number))
 
     def comments(self, issue: Any) -> list[Any]:
+        """What the diagnosis reads of the thread: its first page and its newest page's worth, oldest first.
+
+        Two or three GETs whatever the thread's length (the whole of it cost one GET per 30 comments on every
+        delivery): the report the bot asks for is answered early, and what a delivery brings is at the end.
+        """
+        listing, size, count = issue.get_comments(), self.page_size, issue.comments
+        last = max(0, count - 1) // size
+        pages = sorted({0, last} | ({last - 1} if last and count % size else set()))
+        read: dict[int, list[Any]] = {page: guarded(partial(listing.get_page, page)) for page in pages}
+        head, tail = read[0], [c for page in pages[1:] for c in read[page]][-size:]
+        seen = {c.id for c in head}
+        return head + [c for c in tail if c.id not in seen]
+
+    def all_comments(self, issue: Any) -> list[Any]:
         comments: list[Any] = guarded(lambda: list(issue.get_comments()))  # PyGithub walks every page
         return comments
+
+    def comments_since(self, issue: Any, since: datetime) -> list[Any]:
+        """The comments created or edited at `since` (UTC) or later: what changed, not the thread."""
+        comments: list[Any] = guarded(lambda: list(issue.get_comments(since=since.astimezone(timezone.utc))))
+        return comments
+
+    def comment(self, issue: Any, comment_id: int) -> Any | None:
+        """One comment of this issue by its id; None when it is gone (or, by a stale id, another issue's)."""
+        try:
+            comment = guarded(lambda: issue.get_comment(comment_id))
+        except Gone:
+            return None
+        return comment if str(comment.issue_url).endswith(f"/issues/{issue.number}") else None
 
     def label_history(self, issue: Any, bot: str) -> LabelHistory:
         """Who added and removed which labels: the bot's provenance, read from the issue's own timeline."""

@@ -81,3 +81,32 @@ def test_too_many_requests(fake_github: FakeGitHub) -> None:
     with client(fake_github, retry=github.GithubRetry()) as g:
         assert g.get_repo(REPO).full_name == REPO
     assert [c.status for c in fake_github.calls] == [429, 429, 200]
+
+
+def test_a_post_that_commits_then_hangs_times_out_yet_happened(fake_github: FakeGitHub) -> None:
+    fake_github.add_issue(REPO, number=1)
+    fake_github.hang_next(1, seconds=3.0, method="POST", path_regex=r"/comments$")
+    with client(fake_github, timeout=1) as g:
+        issue = g.get_repo(REPO).get_issue(1)
+        start = time.monotonic()
+        with pytest.raises(requests.exceptions.ReadTimeout):
+            issue.create_comment("sent once")
+        assert time.monotonic() - start < 2.5, "the client gave up at its own timeout"
+        assert [c["body"] for c in fake_github.comments_on(REPO, 1)] == ["sent once"], "committed at once"
+        assert fake_github.calls[-1].method == "POST" and fake_github.calls[-1].status == 201
+        issue.create_comment("the next one is answered")  # one use only
+    assert len(fake_github.comments_on(REPO, 1)) == 2
+
+
+def test_a_post_that_hangs_then_commits_lands_after_the_timeout(fake_github: FakeGitHub) -> None:
+    fake_github.add_issue(REPO, number=1)
+    fake_github.hang_next(1, seconds=1.5, method="POST", commit_late=True)
+    with client(fake_github, timeout=1) as g:
+        issue = g.get_repo(REPO).get_issue(1)
+        with pytest.raises(requests.exceptions.ReadTimeout):
+            issue.create_comment("late")
+        assert fake_github.comments_on(REPO, 1) == [], "not yet carried out when the client gave up"
+        deadline = time.monotonic() + 5
+        while not fake_github.comments_on(REPO, 1) and time.monotonic() < deadline:
+            time.sleep(0.05)
+    assert [c["body"] for c in fake_github.comments_on(REPO, 1)] == ["late"]

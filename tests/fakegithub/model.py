@@ -41,6 +41,8 @@ class _Failure:
     path_regex: str | None
     headers: dict[str, str]
     body: Any
+    hang: float = 0.0  # > 0: not an error answer; the request is carried out and answered this late (see hang_next)
+    commit_late: bool = False  # the hang comes before the request is carried out, not after
 
     def matches(self, method: str, path: str) -> bool:
         if self.remaining <= 0 or (self.method and self.method.upper() != method):

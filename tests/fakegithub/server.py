@@ -128,18 +128,38 @@ class _HTTP(_State):
     ) -> None:
         self.fail_next(n, 429, method, path_regex, {"Retry-After": str(retry_after)}, _error("Too Many Requests"))
 
+    def hang_next(
+        self,
+        n: int = 1,
+        seconds: float = 5.0,
+        method: str | None = None,
+        path_regex: str | None = None,
+        commit_late: bool = False,
+    ) -> None:
+        """The next n matching requests are carried out but answered only after `seconds`, like a GitHub POST
+        that commits and then times out at the edge: a client that gives up first cannot tell whether its write
+        happened. commit_late: the request hangs first and is carried out after `seconds` (answered at once then).
+        """
+        with self._lock:
+            self._failures.append(_Failure(n, 0, method, path_regex, {}, None, seconds, commit_late))
+
     # ------------------------------------------------------------------------------------------ HTTP plumbing
     def _serve(self, h: _Handler) -> None:
         req = self._read(h)
         with self._lock:
             self.received += 1  # counted on arrival, before any delay: "a request is in flight"
+            hang = self._injected(req, hanging=True)
         if self.delay > 0:
             self._stopping.wait(self.delay)
+        if hang is not None and hang.commit_late:
+            self._stopping.wait(hang.hang)
         with self._lock:
             status, payload, extra = self._dispatch(req)
             text = "" if payload is None or status in (204, 304) else json.dumps(payload).replace(PH, self._base)
             status, body, headers = self._finish(req, status, text.encode(), extra)
             self.calls.append(Call(req.method, req.path, req.query, req.body, dict(req.headers), status))
+        if hang is not None and not hang.commit_late:
+            self._stopping.wait(hang.hang)  # carried out; the answer comes after the client has given up
         h.send_response(status)
         for key, value in headers.items():
             h.send_header(key, value)
@@ -156,10 +176,16 @@ class _HTTP(_State):
         except ValueError:
             return _Req(*args, raw.decode("utf-8", "replace"), h.headers, bad_json=True)
 
-    def _dispatch(self, req: _Req) -> _Resp:
-        failure = next((f for f in self._failures if f.matches(req.method, req.path)), None)
+    def _injected(self, req: _Req, hanging: bool) -> _Failure | None:
+        """The first injected failure of this kind (a hang, or an error answer) the request meets; one use of it."""
+        failure = next((f for f in self._failures if (f.hang > 0) == hanging and f.matches(req.method, req.path)), None)
         if failure is not None:
             failure.remaining -= 1
+        return failure
+
+    def _dispatch(self, req: _Req) -> _Resp:
+        failure = self._injected(req, hanging=False)
+        if failure is not None:
             return failure.status, failure.body, dict(failure.headers)
         if req.bad_json:
             return 400, _error("Problems parsing JSON"), {}
