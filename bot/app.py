@@ -16,7 +16,7 @@ from fastapi import FastAPI, Request
 from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from starlette.concurrency import run_in_threadpool
 
-from bot import dashboard
+from bot import dashboard, log_redaction
 from bot.insights import collect
 from bot.matrix import Index
 from bot.metrics import Metrics
@@ -40,12 +40,14 @@ class Service:
 def create_app(service: Service) -> FastAPI:
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        stop_redacting = log_redaction.install(secrets_of(service.settings))  # uvicorn's access log included
         consumer = EmbeddedConsumer(service.queue, service.store) if service.settings.embedded_worker else None
         if consumer:
             consumer.start()
         yield
         if consumer:
             consumer.stop()
+        stop_redacting()
 
     app = FastAPI(title="envtriage", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
 
@@ -117,14 +119,8 @@ def _dashboard(app: FastAPI, service: Service) -> None:
 
 
 def _accept(service: Service, event: str, delivery_id: str, payload: dict[str, object]) -> Decision:
-    decision = decide(
-        event,
-        delivery_id,
-        payload,
-        service.settings.bot_login,
-        service.matrix,
-        Scope(service.settings.repositories, app=service.settings.app_auth),
-    )
+    scope = Scope(service.settings.repositories, app=service.settings.app_auth)
+    decision = decide(event, delivery_id, payload, service.settings.bot_login, scope)
     if decision.outcome != "queue" or decision.delivery is None:
         return decision
     delivery = decision.delivery
@@ -137,6 +133,12 @@ def _accept(service: Service, event: str, delivery_id: str, payload: dict[str, o
         except Exception:  # the queue (Redis) is down: the delivery is safe in the database, the sweep wakes it
             log.warning("could not queue %s#%s; the periodic sweep will", delivery.repo, delivery.number, exc_info=True)
     return decision
+
+
+def secrets_of(settings: Settings) -> list[str]:
+    """The configured values that no log line may show."""
+    return [*settings.webhook_secrets, *(s for s in (settings.token, settings.dashboard_token,
+                                                      settings.app_private_key) if s)]  # fmt: skip
 
 
 async def _body(request: Request, limit: int) -> bytes:

@@ -104,7 +104,7 @@ def action(args: argparse.Namespace) -> int:
     store = Store("sqlite://")
     store.create()
     matrix = default_matrix()
-    decision = decide(event, env.get("GITHUB_RUN_ID", "action"), payload, settings.bot_login, matrix)
+    decision = decide(event, env.get("GITHUB_RUN_ID", "action"), payload, settings.bot_login)
     if decision.delivery is None:
         log.info("nothing to do: %s", decision.reason)
         return 0

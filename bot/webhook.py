@@ -10,18 +10,26 @@ import fnmatch
 import hashlib
 import hmac
 import json
+import re
+import string
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from bot.matrix import Index
-from bot.readers import read_case
 from bot.store import Delivery
 
 # Issue events the bot acts on; the others (labeled, assigned, ...) never change a diagnosis.
 TRIAGE_ACTIONS = {"opened", "edited", "reopened"}
 INDEX_ACTIONS = {"closed", "deleted", "transferred"}
 COMMENT_ACTIONS = {"created", "edited"}
+# Bounds of the routing fields, checked before anything is stored. Issue numbers are GraphQL `Int` on GitHub
+# (32-bit signed) and INTEGER columns here (PostgreSQL's int4); installation ids are 64-bit database ids (BIGINT).
+MAX_ISSUE_NUMBER = 2**31 - 1
+MAX_DATABASE_ID = 2**63 - 1
+MAX_NAME = 64  # the event, action and delivery id columns
+# What GitHub allows in an owner (39 characters) and a repository name (100 characters): one shape, no spaces.
+FULL_NAME = re.compile(r"[A-Za-z0-9-]{1,39}/[A-Za-z0-9._-]{1,100}")
+HEX_DIGITS = frozenset(string.hexdigits)
 
 
 class Rejected(Exception):
@@ -39,6 +47,8 @@ def verify_signature(body: bytes, header: str | None, secrets: tuple[str, ...]) 
     if not header or not header.startswith("sha256="):
         raise Rejected(401, "missing X-Hub-Signature-256")
     given = header.removeprefix("sha256=")
+    if len(given) != 64 or not HEX_DIGITS.issuperset(given):  # compare_digest raises on non-ASCII text
+        raise Rejected(401, "malformed X-Hub-Signature-256: not 64 hex digits")
     for secret in secrets:
         expected = hmac.new(secret.encode(), body, hashlib.sha256).hexdigest()
         if hmac.compare_digest(expected, given):
@@ -75,8 +85,10 @@ def parse(headers: Mapping[str, str], body: bytes, max_bytes: int) -> tuple[str,
         raise Rejected(413, f"payload larger than {max_bytes} bytes")
     event = headers.get("x-github-event", "")
     delivery = headers.get("x-github-delivery", "")
-    if not event or not delivery or len(delivery) > 64:
+    if not event or not delivery:
         raise Rejected(400, "missing X-GitHub-Event or X-GitHub-Delivery")
+    if not (_name(event) and _name(delivery)):
+        raise Rejected(400, f"X-GitHub-Event and X-GitHub-Delivery must be printable ASCII, at most {MAX_NAME} long")
     try:
         payload = json.loads(body)
     except (ValueError, RecursionError) as exc:
@@ -86,13 +98,16 @@ def parse(headers: Mapping[str, str], body: bytes, max_bytes: int) -> tuple[str,
     return event, delivery, payload
 
 
-def decide(
-    event: str, delivery_id: str, payload: dict[str, Any], bot_login: str | None, matrix: Index, scope: Scope = Scope()
-) -> Decision:
-    """Raises Rejected for a delivery this bot must not act on (another repository, no installation)."""
+def decide(event: str, delivery_id: str, payload: dict[str, Any], bot_login: str | None, scope: Scope = Scope()
+           ) -> Decision:  # fmt: skip
+    """Raises Rejected for a delivery this bot must not act on (another repository, no installation) or whose
+    routing fields are of the wrong type or out of range.
+
+    Only the routing fields are read: whatever reading an issue's text takes is the worker's, never the answer's.
+    """
     if event == "ping":
         return Decision("pong", "ping")
-    action = payload.get("action")
+    action = _routing(payload)
     sender = _object(payload, "sender")
     if sender.get("type") == "Bot" or (bot_login and sender.get("login") == bot_login):
         return Decision("ignore", "sent by a bot")
@@ -103,16 +118,43 @@ def decide(
         return Decision("ignore", f"event {event} is not handled")
     if "pull_request" in issue:
         return Decision("ignore", "a pull request, not an issue")
-    if not isinstance(_object(payload, "repository").get("full_name"), str) or not isinstance(issue.get("number"), int):
+    repo, number = _object(payload, "repository").get("full_name"), issue.get("number")
+    if repo is None or number is None:
         return Decision("ignore", "no repository or issue number in the payload")
-    scope.check(_object(payload, "repository")["full_name"], _object(payload, "installation").get("id"))
+    scope.check(repo, _object(payload, "installation").get("id"))
     if event == "issues" and action not in TRIAGE_ACTIONS | INDEX_ACTIONS:
         return Decision("ignore", f"issues.{action} changes no diagnosis")
     if event == "issue_comment" and action not in COMMENT_ACTIONS:
         return Decision("ignore", f"issue_comment.{action} changes no diagnosis")
-    if action == "edited" and _unchanged(event, payload, matrix):
+    if action == "edited" and _same_text(event, payload):
         return Decision("ignore", "the edit changed neither the report nor the error text")
-    return Decision("queue", f"{event}.{action}", _delivery(event, delivery_id, payload, issue.get("number")))
+    return Decision("queue", f"{event}.{action}", _delivery(event, delivery_id, payload, number))
+
+
+def _routing(payload: dict[str, Any]) -> str | None:
+    """Check the fields a delivery is routed and stored by; a wrong type or an out-of-range number is refused
+    here, with a 400, instead of failing in a comparison or overflowing a column. Returns the action."""
+    action = payload.get("action")
+    if action is not None and not (isinstance(action, str) and _name(action)):
+        raise Rejected(400, f"action must be a string of printable ASCII, at most {MAX_NAME} long")
+    for key in ("repository", "installation", "issue"):
+        if key in payload and not isinstance(payload[key], (dict, type(None))):
+            raise Rejected(400, f"{key} must be an object")
+    repo = _object(payload, "repository").get("full_name")
+    if repo is not None and not (isinstance(repo, str) and FULL_NAME.fullmatch(repo)):
+        raise Rejected(400, "repository.full_name must be OWNER/NAME as GitHub spells it")
+    _integer(_object(payload, "issue").get("number"), "issue.number", MAX_ISSUE_NUMBER)
+    _integer(_object(payload, "installation").get("id"), "installation.id", MAX_DATABASE_ID)
+    return action
+
+
+def _integer(value: Any, name: str, most: int) -> None:
+    if value is not None and (type(value) is not int or not 1 <= value <= most):  # bool is an int to Python
+        raise Rejected(400, f"{name} must be a whole number from 1 to {most}")
+
+
+def _name(value: str) -> bool:
+    return 0 < len(value) <= MAX_NAME and value.isascii() and value.isprintable()
 
 
 def _object(data: dict[str, Any], key: str) -> dict[str, Any]:
@@ -135,20 +177,17 @@ def _delivery(event: str, delivery_id: str, payload: dict[str, Any], number: Any
     )  # fmt: skip
 
 
-def _unchanged(event: str, payload: dict[str, Any], matrix: Index) -> bool:
-    """An edit whose old text GitHub sent (`changes.body.from`) and that reads the same as the new text.
-
-    Checkbox ticks and typo fixes are edits too; acting on them would churn the comment. Without the old text
-    (GitHub sometimes sends `"changes": {}`) the worker compares against the digest it stored.
-    """
-    old = _object(_object(payload, "changes"), "body").get("from")
-    if not isinstance(old, str):
+def _same_text(event: str, payload: dict[str, Any]) -> bool:
+    """An edit that left the text as it was: GitHub sent the old text (`changes.body.from`) and nothing else
+    changed. A string comparison, no reading: whether an edit changes what the diagnosis reads (a ticked
+    checkbox, a typo fixed) is the worker's question, answered against the digest it stored."""
+    changes = payload.get("changes")
+    if not isinstance(changes, dict) or set(changes) != {"body"}:
         return False
+    old = _object(changes, "body").get("from")
     holder = payload.get("comment") if event == "issue_comment" else payload.get("issue")
     new = holder.get("body") if isinstance(holder, dict) else None
-    if not isinstance(new, str):
-        return False
-    return digest(read_case(matrix, old)) == digest(read_case(matrix, new))
+    return isinstance(old, str) and old == new
 
 
 def digest(case: Any) -> str:

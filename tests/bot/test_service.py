@@ -75,12 +75,22 @@ def test_an_edit_to_a_healthy_report_removes_the_comment(bot: Running, fake: Fak
     assert fake.labels_on(REPO, 1) == ["env: gpus-hidden-by-env"], "add-only: the bot never fights its history"
 
 
-def test_an_edit_that_changes_nothing_read_is_ignored_at_the_door(bot: Running, fake: FakeGitHub) -> None:
+def test_an_edit_that_changes_nothing_read_is_acknowledged_and_changes_nothing(bot: Running, fake: FakeGitHub
+                                                                               ) -> None:  # fmt: skip
+    """Whether an edit changes what the diagnosis reads is the worker's question (the edge reads no text)."""
     fake.add_issue(REPO, number=1, body=broken_report())
+    bot.send("issues", opened(broken_report()))
+    bot.settle()
+    writes = len(fake.write_calls())
     ticked = broken_report() + "\n- [x] I searched existing issues\n"
+    fake.edit_issue(REPO, 1, body=ticked)
     edit = payload("issues.edited", **{"issue.body": ticked, "changes": {"body": {"from": broken_report()}}})
-    answer = bot.send("issues", edit)
-    assert answer.json() == {"outcome": "ignore", "reason": "the edit changed neither the report nor the error text"}
+    assert bot.send("issues", edit).status_code == 202
+    bot.settle()
+    assert len(fake.write_calls()) == writes and len(bot_comments(fake)) == 1
+    same = payload("issues.edited", **{"issue.body": ticked, "changes": {"body": {"from": ticked}}})
+    reason = "the edit changed neither the report nor the error text"
+    assert bot.send("issues", same).json() == {"outcome": "ignore", "reason": reason}
 
 
 def test_a_report_posted_in_a_comment_counts(bot: Running, fake: FakeGitHub) -> None:
