@@ -19,6 +19,7 @@ from typing import Any, ParamSpec, TypeVar
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 
+from bot.scrub import LogScrubber
 from bot.tables import deliveries, issues
 
 # Built once: the webhook's two statements, executed with parameters (no per-request statement building).
@@ -33,6 +34,8 @@ WAITING_BEFORE = (
     )
     .limit(1)
 )
+SQLITE_TIMEOUT = 30  # seconds a connection waits for SQLite's write lock
+SCRUB_SECONDS = 1.0  # how often, at most, the write-ahead log is emptied after payloads were dropped
 P = ParamSpec("P")
 R = TypeVar("R")
 
@@ -87,13 +90,17 @@ def engine_url(url: str) -> str:
 
 
 class Store:
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, scrub_seconds: float = SCRUB_SECONDS) -> None:
         url = engine_url(url)
         self.engine = sa.create_engine(url, **_engine_options(url))
         self._locks: dict[str, threading.Lock] = {}
         self._locks_guard = threading.Lock()
+        # PostgreSQL's own log and dead row versions are the server's to recycle (VACUUM); SQLite's are files here.
+        self._scrubber: LogScrubber | None = None
         if url.startswith("sqlite"):
             sa.event.listen(self.engine, "connect", _sqlite_pragmas)
+            if self.engine.url.database not in (None, "", ":memory:"):
+                self._scrubber = LogScrubber(self.engine, scrub_seconds, SQLITE_TIMEOUT * 1000)
 
     def warm(self) -> None:
         """Open the pool's connections now, not on the first webhooks (a PostgreSQL connection is a process
@@ -111,6 +118,8 @@ class Store:
         from bot.migrate import upgrade
 
         upgrade(self.engine)
+        if self._scrubber is not None:  # a log a killed process left behind may hold dropped payloads
+            self._scrubber.empty()
 
     # --- the inbox ------------------------------------------------------------------------------------------
 
@@ -166,6 +175,8 @@ class Store:
             values["last_error"] = error[-4000:]
         with self.engine.begin() as conn:
             conn.execute(deliveries.update().where(deliveries.c.seq.in_(seqs)).values(**values))
+        if state == "done" and self._scrubber is not None:
+            self._scrubber.dropped()  # the payload's old bytes are still in the write-ahead log
 
     def attempt(self, seqs: list[int], error: str) -> int:
         """Count a failed attempt on these deliveries; returns how many attempts the oldest has had."""
@@ -271,16 +282,18 @@ def _delivery(row: Any) -> Delivery:
 def _sqlite_pragmas(connection: Any, _record: Any) -> None:
     # WAL lets the webhook threads read while the worker writes; synchronous=NORMAL keeps every committed
     # delivery across a process crash (a power cut may lose the last few), at a fraction of FULL's fsyncs.
+    # secure_delete: a cleared payload's bytes are zeroed, not left in the file's free space (bot/scrub.py).
     cursor = connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA secure_delete=ON")
     cursor.close()
 
 
 def _engine_options(url: str) -> dict[str, Any]:
     if url.startswith("sqlite"):
         # One file shared by the web threads and the worker thread: wait for the lock instead of failing.
-        return {"connect_args": {"timeout": 30, "check_same_thread": False}}
+        return {"connect_args": {"timeout": SQLITE_TIMEOUT, "check_same_thread": False}}
     # No pre-ping (a round trip per checkout, on the webhook's path): a connection the server dropped fails its
     # first statement, SQLAlchemy discards the whole pool, and `reconnecting` tries once more.
     return {"pool_size": 10, "max_overflow": 20, "pool_recycle": 1800}
