@@ -87,6 +87,7 @@ SECRET_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
 # (a substring, or a match of a cheap pattern searched in the lower-cased text). Thirty patterns each scanning a
 # 64 KB issue cost 60 ms; a substring test costs microseconds.
 _NAME_WORD = r"(?:passw(?:or)?d|passphrase|pwd|secret|token|credentials?|key)"
+MAX_NAME = 100  # characters of a variable or option name before its secret word ("MY_SERVICE_API_KEY")
 HINTS: dict[str, tuple[str, ...] | re.Pattern[str]] = {
     "service-account key": ("private_key",),
     "private key": ("private key-----",),
@@ -119,17 +120,23 @@ HINTS: dict[str, tuple[str, ...] | re.Pattern[str]] = {
     "URL credentials": ("://",),
     # "tokenizers==0.19" in every pip freeze holds "token": the name must end in the word, then "=" or ":".
     "secret assignment": re.compile(rf"{_NAME_WORD}[\"']?\s*(?:=(?!=)|:(?![:/]))"),
-    "secret argument": re.compile(rf"-[\w-]*{_NAME_WORD}\s+[^\s-]"),
+    # Starts where FLAG may start (the first "-" of a word), or it restarts at every "-" of a run and scans the rest
+    # of it: 150 s for 64 KB of "-".
+    "secret argument": re.compile(rf"(?<![\w-])--?[\w-]{{0,{MAX_NAME + 8}}}?{_NAME_WORD}\s+[^\s-]"),
 }
 # A name that ends in a secret word, then its value: "password=hunter2", "HF_TOKEN: x", "\"api_key\": \"x\"".
 # Not "tokenizers==0.19" (a requirement) nor "max_tokens: 512" (the word does not end the name).
 SENSITIVE = r"(?:passw(?:or)?d|passphrase|pwd|secret|token|credentials?|(?:api|access|private|auth|signing)[_-]?key)"
+# The name before the secret word is bounded: a match starts only at a name's first character (the lookbehind), and
+# an unbounded lazy prefix then tries the secret words at every character of a 64 KB word (milliseconds per word).
 ASSIGNMENT = re.compile(
-    rf"(?i)(?<![\w.-])([\w.-]*?{SENSITIVE})(?![\w-])([\"']?\s*(?:=(?!=)|:(?![:/]))\s*)(?!{REDACTED})"
+    rf"(?i)(?<![\w.-])([\w.-]{{0,{MAX_NAME}}}?{SENSITIVE})(?![\w-])([\"']?\s*(?:=(?!=)|:(?![:/]))\s*)(?!{REDACTED})"
     r"([\"'])?(?P<secret>(?(3)[^\"'\n]+|[^\s,;&'\"]+))"
 )
 # The same on a command line, as a separate argument: "--hf-token hf_x", "--password hunter2".
-FLAG = re.compile(rf"(?i)(?<![\w-])(--?[\w-]*?{SENSITIVE})(?![\w-])\s+(?!{REDACTED}|-)(?P<secret>[^\s,;&'\"]+)")
+FLAG = re.compile(
+    rf"(?i)(?<![\w-])(--?[\w-]{{0,{MAX_NAME}}}?{SENSITIVE})(?![\w-])\s+(?!{REDACTED}|-)(?P<secret>[^\s,;&'\"]+)"
+)
 SECRET_NAME = re.compile(
     r"(?i)(TOKEN|SECRET|PASSW(OR)?D|PASSPHRASE|CREDENTIAL|PRIVATE|API_?KEY|ACCESS_?KEY|_KEY$|^KEY$|AUTH)"
 )

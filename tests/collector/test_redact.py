@@ -141,3 +141,42 @@ def test_hints_change_nothing_on_any_mix(text: str) -> None:
     hinted = Redactor(secrets_only=True).secrets(text)
     with mock.patch.dict(redact.HINTS, {what: ("",) for what in redact.HINTS}):
         assert hinted == Redactor(secrets_only=True).secrets(text)
+
+
+def _redaction_ms(text: str) -> float:
+    import time
+
+    best = float("inf")
+    for _ in range(3):
+        began = time.perf_counter()
+        Redactor(secrets_only=True).secrets(text)
+        best = min(best, (time.perf_counter() - began) * 1000)
+    return best
+
+
+# The bodies that froze the service: a pattern restarted at every "-" of a run and scanned the rest of it (150 s
+# for 64 KB of "-"). Each is built at 8 KB and at 64 KB; linear redaction takes 8 times as long on the larger.
+RUNS = {
+    "dashes": lambda size: "-" * size,
+    "-a": lambda size: "-a" * (size // 2),
+    "& then a-": lambda size: "&" + "a-" * (size // 2),
+    "lines of 1,999 dashes": lambda size: ("-" * 1999 + "\n") * (size // 2000),
+    "a long option name": lambda size: "--" + "a" * size + " x",
+    "a long variable name": lambda size: "a" * size + "=x",
+}
+
+
+@pytest.mark.parametrize("body", RUNS.values(), ids=list(RUNS))
+def test_redaction_is_linear_on_runs_of_dashes(body) -> None:  # type: ignore[no-untyped-def]
+    small = _redaction_ms(body(8 * 1024))
+    assert small < 50, f"{small:.0f} ms for 8 KB"  # before: 1.7 s for 8 KB of dashes (and 150 s for 64 KB)
+    large = _redaction_ms(body(64 * 1024))
+    assert large < max(16 * small, 5), f"{small:.2f} ms for 8 KB, {large:.2f} ms for 64 KB"
+
+
+def test_long_names_still_redact_up_to_the_bound() -> None:
+    from collector.redact import MAX_NAME
+
+    name = "A" * (MAX_NAME - 10) + "_API_KEY"
+    assert Redactor(secrets_only=True).secrets(f"{name}=hunter2secret") == f"{name}=<redacted>"
+    assert Redactor(secrets_only=True).secrets(f"--{name.lower()} hunter2secret") == f"--{name.lower()} <redacted>"
