@@ -1,9 +1,17 @@
-"""What the engine concludes: findings in a fixed vocabulary of categories, ordered most likely cause first."""
+"""What the engine concludes: findings in a fixed vocabulary of categories, ordered most likely cause first.
+
+A finding's title and fix are worded by templates/findings/<rule id>.md.j2 (`templated`); every value a rule hands
+to that wording comes from the issue, so each is made one inert line (bot/inert.py) before a template prints it,
+wherever the template puts it. Titles, fixes and evidence are one line whatever made them.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
+
+from bot.inert import inert_values, one_line
+from collector import templating
 
 Severity = Literal["error", "warning", "info"]
 
@@ -43,12 +51,38 @@ class Finding:
     confidence: float = 1.0
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "title", one_line(self.title, composed=True))
+        object.__setattr__(self, "fix", one_line(self.fix, composed=True))
+        object.__setattr__(self, "evidence", list(dict.fromkeys(line for line in map(one_line, self.evidence) if line)))
         if self.category not in CATEGORIES and not (self.category is None and self.severity == "info"):
             raise ValueError(f"unknown finding category {self.category!r}")
         if not self.evidence:
             raise ValueError(f"finding {self.id} has no evidence")
         if not self.fix.strip():
             raise ValueError(f"finding {self.id} has no fix")
+
+
+def templated(
+    rule_id: str,
+    category: str,
+    severity: Severity,
+    evidence: list[str],
+    *,
+    confidence: float = 1.0,
+    **params: Any,
+) -> Finding:
+    """A finding whose title and fix come from templates/findings/<rule_id>.md.j2, given `params` made inert."""
+    name = f"findings/{rule_id}.md.j2"
+    context = {"category": category, **inert_values(params)}
+    return Finding(
+        id=rule_id,
+        category=category,
+        severity=severity,
+        title=templating.render_block(name, "title", **context),
+        fix=templating.render_block(name, "fix", **context),
+        evidence=list(dict.fromkeys(item for item in evidence if item)),
+        confidence=confidence,
+    )
 
 
 def ranked(findings: list[Finding]) -> list[Finding]:

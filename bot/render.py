@@ -1,16 +1,18 @@
 """The bot's comment: rendered from templates/comment.md.j2, made inert, kept under GitHub's size limit.
 
-Everything quoted from an issue is untrusted. Templates put it in code spans (the `code`
-filter); as a last guard, bot/inert.py rewrites the finished Markdown outside code so no @mention, link, HTML tag
-or copy of our own marker can survive, whatever a template forgot.
+Everything quoted from an issue is untrusted. Each value is made one line (the facts, which go into code spans) or
+one inert line (what a duplicate has in common, printed as prose) here, as findings make theirs (bot/findings.py);
+templates put quotes in code spans (the `code` filter); as a last guard, bot/inert.py rewrites the finished Markdown
+outside code so no @mention, link, HTML tag or copy of our own marker can survive, whatever a template forgot.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from bot.findings import Finding
-from bot.inert import inert
+from bot.inert import inert, inert_value, one_line
 from bot.matrix import Index
 from bot.readers import Case
 from collector import templating
@@ -27,6 +29,7 @@ SHOWN_FINDINGS = 6
 
 def comment(case: Case, findings: list[Finding], duplicates: list[Duplicate], matrix: Index) -> str:
     shown = findings[:SHOWN_FINDINGS]
+    duplicates = [replace(d, evidence=[inert_value(line, composed=True) for line in d.evidence]) for d in duplicates]
     limit = MAX_COMMENT - len(MARKER) - 1
     raw = text = ""
     for evidence_lines in (8, 3, 1):
@@ -93,4 +96,4 @@ def fact_rows(case: Case, matrix: Index) -> list[dict[str, Any]]:
 
 def _row(label: str, value: str, report: Any, name: str) -> dict[str, Any]:
     fact = report.facts.get(name)
-    return {"label": label, "value": value, "where": getattr(fact, "source", "")}
+    return {"label": label, "value": one_line(value), "where": one_line(getattr(fact, "source", ""))}

@@ -2,7 +2,8 @@
 
 Every module in this package is imported by `all_rules()`; a rule's wording lives in
 templates/findings/<rule id>.md.j2 (blocks `title` and `fix`), so adding a rule is one function and one
-template. `diagnose` runs them all, isolating failures, and ranks the findings.
+template (`finding` is bot/findings.py's `templated`, which makes every value it prints one inert line).
+`diagnose` runs them all, isolating failures, and ranks the findings.
 """
 
 from __future__ import annotations
@@ -11,14 +12,14 @@ import importlib
 import logging
 import pkgutil
 from collections.abc import Callable, Iterable
-from typing import Any
 
-from bot.findings import Finding, Severity, ranked
+from bot.findings import Finding, ranked
+from bot.findings import templated as finding
 from bot.matrix import Index
 from bot.readers import Case
 from bot.rules.view import View
-from collector import templating
 
+__all__ = ["all_rules", "diagnose", "finding", "rule"]
 log = logging.getLogger(__name__)
 RuleFunc = Callable[[View], Iterable[Finding]]
 _RULES: dict[str, RuleFunc] = {}
@@ -33,29 +34,6 @@ def all_rules() -> dict[str, RuleFunc]:
     for module in pkgutil.iter_modules(__path__):
         importlib.import_module(f"{__name__}.{module.name}")
     return dict(_RULES)
-
-
-def finding(
-    rule_id: str,
-    category: str,
-    severity: Severity,
-    evidence: list[str],
-    *,
-    confidence: float = 1.0,
-    **params: Any,
-) -> Finding:
-    """A finding whose title and fix come from templates/findings/<rule_id>.md.j2."""
-    name = f"findings/{rule_id}.md.j2"
-    context = {"category": category, **params}
-    return Finding(
-        id=rule_id,
-        category=category,
-        severity=severity,
-        title=templating.render_block(name, "title", **context),
-        fix=templating.render_block(name, "fix", **context),
-        evidence=list(dict.fromkeys(item for item in evidence if item)),
-        confidence=confidence,
-    )
 
 
 def diagnose(case: Case, matrix: Index) -> list[Finding]:
