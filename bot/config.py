@@ -6,7 +6,8 @@ instead of silently ignored.
 
 from __future__ import annotations
 
-import re
+import unicodedata
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -15,7 +16,12 @@ import yaml
 from bot.findings import CATEGORIES
 from collector import codec
 
-LABEL = re.compile(r"^[^\x00-\x1f,]{1,50}$")  # GitHub: at most 50 characters; commas split label lists
+MAX_LABEL = 50  # GitHub's limit on a label name
+# What a label name may not hold: commas (they split label lists), any control character (C0 with "\n" and "\t",
+# DEL, C1 with U+0085), line and paragraph separators, and every invisible format character (zero-width spaces and
+# joiners, bidi marks, overrides and isolates, the BOM, soft hyphens), which would make two labels look alike.
+FORBIDDEN = {"Cc": "a control character", "Cf": "an invisible format character", "Cs": "a lone surrogate",
+             "Zl": "a line separator", "Zp": "a paragraph separator"}  # fmt: skip
 
 
 def default_label(category: str) -> str:
@@ -55,10 +61,29 @@ def parse(text: str) -> RepoConfig:
     unknown = sorted(set(config.labels) - set(CATEGORIES))
     if unknown:
         raise ConfigError(f"labels: unknown categories {', '.join(unknown)} (known: {', '.join(CATEGORIES)})")
-    names = [*config.labels.values(), config.needs_env_label, config.duplicate_label, *config.exempt_labels]
-    bad = [name for name in names if name and not LABEL.match(name)]
-    if bad:
-        raise ConfigError(f"invalid label names (1-50 characters, no commas or control characters): {bad}")
+    for key, name in _label_names(config):
+        if problem := label_problem(name):
+            raise ConfigError(f"{key}: invalid label name {name!r}: {problem}")
     if not 0 <= config.max_duplicates <= 10:
         raise ConfigError("max_duplicates must be between 0 and 10")
     return config
+
+
+def _label_names(config: RepoConfig) -> Iterator[tuple[str, str]]:
+    """Each label name with the key it was read from; "" (a label turned off) only where that is allowed."""
+    yield from ((f"labels.{category}", name) for category, name in config.labels.items() if name)
+    yield "needs_env_label", config.needs_env_label
+    yield "duplicate_label", config.duplicate_label
+    yield from ((f"exempt_labels[{index}]", name) for index, name in enumerate(config.exempt_labels))
+
+
+def label_problem(name: str) -> str | None:
+    """Why `name` cannot be a label, or None."""
+    if not 1 <= len(name) <= MAX_LABEL:
+        return f"1-{MAX_LABEL} characters, not {len(name)}"
+    for char in name:
+        if char == ",":
+            return "a comma (commas split label lists)"
+        if kind := FORBIDDEN.get(unicodedata.category(char)):
+            return f"{kind} (U+{ord(char):04X})"
+    return "blanks at its start or end" if name != name.strip() else None

@@ -9,6 +9,13 @@ from pathlib import Path
 
 PUBLIC_API = "https://api.github.com"
 DEFAULT_DATABASE = "sqlite:///envtriage.db"
+# A repository as GitHub spells `repository.full_name`: an owner (1-39 letters, digits and hyphens, not starting with
+# a hyphen), one slash, and a name (1-100 letters, digits, ".", "-", "_"; never "." or ".."). In the allow-list the
+# name may be "*": every repository of that owner.
+OWNER = r"[A-Za-z0-9][A-Za-z0-9-]{0,38}"
+NAME = r"(?!\.{1,2}$)[A-Za-z0-9._-]{1,100}"
+FULL_NAME = re.compile(rf"({OWNER})/({NAME})")
+PATTERN = re.compile(rf"({OWNER})/(\*|{NAME})")
 
 
 class SettingsError(ValueError):
@@ -32,7 +39,7 @@ class Settings:
     retry_base_seconds: float = 2.0  # backoff after the n-th failure: base**n seconds, capped at 10 minutes
     embedded_worker: bool = True
     dashboard_token: str | None = None  # GET /dashboard is off without one
-    repositories: tuple[str, ...] = ()  # "owner/repo" or "owner/*" this bot serves; empty: every one
+    repositories: tuple[str, ...] = ()  # "owner/repo" or "owner/*" this bot serves (see `serves`); empty: every one
 
     @property
     def app_auth(self) -> bool:
@@ -70,9 +77,22 @@ def from_env(env: Mapping[str, str], *, dry_run: bool = False, need_secret: bool
 def _repositories(raw: str) -> tuple[str, ...]:
     patterns = tuple(part.strip() for part in raw.split(",") if part.strip())
     for pattern in patterns:
-        if not re.fullmatch(r"[A-Za-z0-9-]+/(?:\*|[A-Za-z0-9._-]+)", pattern):
-            raise SettingsError(f"ENVTRIAGE_REPOSITORIES: {pattern!r} is not OWNER/REPO or OWNER/*")
+        if not PATTERN.fullmatch(pattern):
+            raise SettingsError(
+                f"ENVTRIAGE_REPOSITORIES: {pattern!r} is not OWNER/REPO or OWNER/* (an owner of 1-39 letters, digits "
+                "and hyphens; a repository name of 1-100 letters, digits, '.', '-' and '_'), spelled as GitHub does"
+            )
     return patterns
+
+
+def serves(patterns: tuple[str, ...], full_name: str) -> bool:
+    """Whether `full_name` (a delivery's `repository.full_name`) is one of `patterns`, "OWNER/REPO" or "OWNER/*",
+    compared exactly as GitHub spells it: "ACME/GPU" is not "acme/gpu", and "other/*" is no "other/x/y"."""
+    shape = FULL_NAME.fullmatch(full_name)
+    if shape is None:
+        return False
+    owner = shape.group(1)
+    return any(pattern == full_name or pattern == f"{owner}/*" for pattern in patterns)
 
 
 def _app(env: Mapping[str, str]) -> tuple[int | None, str | None]:
