@@ -6,7 +6,6 @@ at once while one is rotated. A redelivery carries the same `X-GitHub-Delivery`,
 
 from __future__ import annotations
 
-import fnmatch
 import hashlib
 import hmac
 import json
@@ -16,6 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from bot.settings import serves
 from bot.store import Delivery
 
 # Issue events the bot acts on; the others (labeled, assigned, ...) never change a diagnosis.
@@ -61,11 +61,11 @@ class Scope:
     """Which deliveries this bot serves. A GitHub App gets deliveries from every installation, and one webhook
     secret may be shared by many repositories' hooks; `repositories` narrows that down."""
 
-    repositories: tuple[str, ...] = ()  # "owner/repo" or "owner/*", case-insensitive; empty: every repository
+    repositories: tuple[str, ...] = ()  # "owner/repo" or "owner/*", exactly as GitHub spells them; empty: every one
     app: bool = False  # as a GitHub App, an issue delivery must name its installation (its token comes from it)
 
     def check(self, repo: str, installation: Any) -> None:
-        if self.repositories and not any(fnmatch.fnmatchcase(repo.lower(), p.lower()) for p in self.repositories):
+        if self.repositories and not serves(self.repositories, repo):
             raise Rejected(403, f"repository {repo} is not one this bot serves (ENVTRIAGE_REPOSITORIES)")
         if self.app and not isinstance(installation, int):
             raise Rejected(400, "a delivery for a GitHub App without installation.id: no token can act on it")

@@ -202,7 +202,13 @@ def test_a_user_comment_carrying_our_marker_is_not_taken_for_the_bots(bot: Runni
 
 @pytest.mark.parametrize(
     ("served", "status"),
-    [(("codertocat/hello-world",), 202), (("Codertocat/*",), 202), (("octo-org/*", "Codertocat/Other"), 403)],
+    [
+        (("Codertocat/Hello-World",), 202),
+        (("Codertocat/*",), 202),
+        (("octo-org/*", "Codertocat/Other"), 403),
+        (("codertocat/hello-world",), 403),  # compared as GitHub spells full_name, case included
+        (("codertocat/*",), 403),
+    ],
 )
 def test_repositories_the_bot_does_not_serve_are_refused(
     fake: FakeGitHub, tmp_path: Path, served: tuple[str, ...], status: int
