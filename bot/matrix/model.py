@@ -10,10 +10,13 @@ import re
 from dataclasses import dataclass, field
 from typing import Literal
 
+VERSION = re.compile(r"\d+(?:\.\d+)*")
+DIGIT = re.compile(r"\d")
+
 
 def version_key(version: str) -> tuple[int, ...]:
     """ "570.124.06" -> (570, 124, 6); anything after the numbers (+cu128, rc1) is ignored."""
-    match = re.match(r"\d+(?:\.\d+)*", version.strip())
+    match = VERSION.match(version.strip())
     if not match:
         raise ValueError(f"not a version: {version!r}")
     return tuple(int(part) for part in match.group(0).split("."))
@@ -21,7 +24,7 @@ def version_key(version: str) -> tuple[int, ...]:
 
 def is_version(text: str) -> bool:
     """Whether `version_key` can read `text` ("unknown", from a `pip freeze` URL line, cannot)."""
-    return re.match(r"\d", text.strip()) is not None
+    return DIGIT.match(text.strip()) is not None
 
 
 def series(version: str) -> str:

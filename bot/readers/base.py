@@ -16,6 +16,8 @@ CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\u200b\ufeff]")
 ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")  # colour codes from terminals and `nvidia-smi topo -m`
 # A Markdown quote ("> PyTorch version: 1.5.0"), but not a Python prompt (">>> import torch").
 QUOTE = re.compile(r"^ {0,3}>(?!>) ?", re.M)
+# The value's trailing blanks go by rstrip: `(.*?)\s*$` retries `\s*` at every blank of a long run.
+LABELLED = re.compile(r"^\s*([A-Za-z][A-Za-z0-9_ ./()+-]{1,60}?)\s*:\s*(.*)$")
 MAX_LINE = 2000  # longer lines are cut: nothing we read is that long, and regexes stay linear
 
 
@@ -101,8 +103,7 @@ class Reader(Protocol):
 
 def labelled(line: str) -> tuple[str, str] | None:
     """ "PyTorch version: 2.4.1" and vLLM's aligned "PyTorch version       : 2.4.1" -> (label, value)."""
-    # The value's trailing blanks go by rstrip: `(.*?)\s*$` retries `\s*` at every blank of a long run.
-    match = re.match(r"^\s*([A-Za-z][A-Za-z0-9_ ./()+-]{1,60}?)\s*:\s*(.*)$", line)
+    match = LABELLED.match(line)
     return (match.group(1).strip().lower(), match.group(2).rstrip()) if match else None
 
 

@@ -47,6 +47,9 @@ CUDNN_FILE = re.compile(r"libcudnn\w{0,40}\.so\.([\d.]+)")
 ENV_LINE = re.compile(r"^\s*((?:CUDA|NCCL|NVIDIA|TORCH|PYTORCH|VLLM|LD_LIBRARY)[A-Z0-9_]*)=(.*)$")
 MACHINE = re.compile(r"\((x86_64|aarch64|arm64|AMD64|64-bit)\)")
 SIGNATURE = re.compile(r"^\s*(pytorch version|is cuda available|cuda used to build pytorch)\s*:", re.I)
+VERSION_START = re.compile(r"^\d+\.\d+")  # "12.1", "535.104.05 (Ubuntu)": matched at the value's start
+PYTHON_VERSION = re.compile(r"^(\d+\.\d+(?:\.\d+)?)")
+ANYTHING = re.compile("")
 
 
 class State:
@@ -121,16 +124,16 @@ def _library(state: State, index: int, match: re.Match[str]) -> None:
 
 
 def _torch_version(state: State, partial: Partial, section: Section, index: int, value: str) -> None:
-    if not unknown(value) and re.match(r"\d+\.\d+", value):
+    if not unknown(value) and VERSION_START.match(value):
         state.torch["version"] = value.split()[0]
         state.torch_line = index
 
 
 def _setter(
-    field: str, convert: Callable[[str], object] = str, pattern: str = ""
+    field: str, convert: Callable[[str], object] = str, pattern: re.Pattern[str] = ANYTHING
 ) -> Callable[[State, Partial, Section, int, str], None]:
     def handle(state: State, partial: Partial, section: Section, index: int, value: str) -> None:
-        if not unknown(value) and re.match(pattern, value):
+        if not unknown(value) and pattern.match(value):
             state.torch[field] = convert(value)
 
     return handle
@@ -141,7 +144,7 @@ def _boolean(value: str) -> bool:
 
 
 def _driver(state: State, partial: Partial, section: Section, index: int, value: str) -> None:
-    if not unknown(value) and re.match(r"\d+\.\d+", value):
+    if not unknown(value) and VERSION_START.match(value):
         partial.add(DRIVER, DriverInfo(version=value.split()[0]), section, index)
 
 
@@ -173,7 +176,7 @@ def _os(state: State, partial: Partial, section: Section, index: int, value: str
 
 
 def _python(state: State, partial: Partial, section: Section, index: int, value: str) -> None:
-    if match := re.match(r"(\d+\.\d+(?:\.\d+)?)", value):
+    if match := PYTHON_VERSION.match(value):
         partial.add(PYTHON, PythonInfo(version=match.group(1)), section, index)
 
 
@@ -186,14 +189,14 @@ def _platform(state: State, partial: Partial, section: Section, index: int, valu
 
 def _nvcc(state: State, partial: Partial, section: Section, index: int, value: str) -> None:
     # collect_env calls `nvcc --version` "CUDA runtime version": it is the toolkit on PATH, not what torch runs.
-    if not unknown(value) and re.match(r"\d+\.\d+", value):
+    if not unknown(value) and VERSION_START.match(value):
         partial.add(TOOLKIT, [Nvcc(path="nvcc on PATH", version=value.split()[0])], section, index)
 
 
 HANDLERS: dict[str, Callable[[State, Partial, Section, int, str], None]] = {
     "pytorch version": _torch_version,
     "is debug build": _setter("debug", _boolean),
-    "cuda used to build pytorch": _setter("cuda", pattern=r"\d+\.\d+"),  # the rules compare it as a version
+    "cuda used to build pytorch": _setter("cuda", pattern=VERSION_START),  # the rules compare it as a version
     "rocm used to build pytorch": _setter("hip"),
     "is cuda available": _setter("available", _boolean),
     "nvidia driver version": _driver,

@@ -71,6 +71,7 @@ TOPICS = {
         r"|\b(hang|hangs|hung|stuck|freez\w*|deadlock)\b.{0,60}(nccl|all[-_ ]?reduce)"
     ),
 }
+WSL_1 = re.compile(r"WSL\s*1", re.I)
 EXCEPTION = Screened(
     r"^[ \t]*(?:E[ \t]+)?((?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Warning)):[ \t]+(\S.*)$", flags=re.M
 )
@@ -150,7 +151,7 @@ def _environment(partial: Partial, text: Text) -> None:
             partial.add(OS, OsInfo(system="Windows", machine="unknown"), text.section, index)
             break
     if wsl := text.first(WSL):
-        version = 1 if re.fullmatch(r"WSL\s*1", wsl.group(0), re.I) else 2
+        version = 1 if WSL_1.fullmatch(wsl.group(0)) else 2
         runtime = Runtime(wsl=version, evidence=[wsl.group(0)])  # type: ignore[arg-type]
         partial.add(RUNTIME, runtime, text.section, text.line_of(wsl.start()))
     elif docker := text.first(DOCKER):

@@ -15,10 +15,11 @@ NAME = "nvidia-smi"
 HEADER = re.compile(
     r"NVIDIA-SMI\s+([\d.]+)\s+(?:Driver|KMD) Version:\s*([\d.]+)(?:\s+CUDA(?: UMD)? Version:\s*([\d.]+|N/A))?"
 )
-# On Windows the persistence column says TCC/WDDM instead of On/Off. The name ends on a non-blank: a lazy `(.+?)\s+`
-# would try `\s+` from every blank of a long run.
+# On Windows the persistence column says TCC/WDDM instead of On/Off. The name starts and ends on a non-blank: with
+# `\s+(.*?\S)\s+` every blank the first `\s+` gives back starts a scan of the rest of the line (quadratic), and a
+# lazy `(.+?)\s+` would try `\s+` from every blank of a long run.
 TABLE_GPU = re.compile(
-    r"^\s*\|\s*(\d+)\s+(.*?\S)\s+(On|Off|WDDM|TCC)\s*\|\s*([0-9A-Fa-f]{4,8}:[0-9A-Fa-f]{2}:[0-9A-Fa-f]{2}\.\d)\s+\S+\s*\|"
+    r"^\s*\|\s*(\d+)\s+(\S(?:.*?\S)?)\s+(On|Off|WDDM|TCC)\s*\|\s*([0-9A-Fa-f]{4,8}:[0-9A-Fa-f]{2}:[0-9A-Fa-f]{2}\.\d)\s+\S+\s*\|"
 )
 TABLE_MEMORY = re.compile(r"\|\s*\d+MiB\s*/\s*(\d+)MiB\s*\|")
 TABLE_MIG = re.compile(r"^\s*\|\s+\|\s+\|\s+(Enabled|Disabled|N/A)\s*\|$")

@@ -15,6 +15,7 @@ FREEZE_URL = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*@\s*(\S+)")
 COLUMNS = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s+([0-9][0-9A-Za-z.+!_-]*)(?:\s+(\S+))?(?:\s+(\S+))?\s*$")
 # conda builds end in "_<number>": "py3.10_cuda12.1_cudnn9.1.0_0", "ha16c6d3_5", "pypi_0".
 CONDA_BUILD = re.compile(r"^[A-Za-z0-9_.]*_\d+$")
+URL_VERSION = re.compile(r"-(\d[\w.+]*)-")  # "torch-2.4.1+cu121-cp311-...whl"
 # conda calls torch "pytorch"; pip-installed packages show up with channel "pypi".
 CONDA_NAMES = {
     "pytorch": "torch",
@@ -54,7 +55,7 @@ def _package(line: str) -> Package | None:
     if match := FREEZE.match(line):
         return Package(name=match.group(1), version=match.group(2), installer="pip")
     if match := FREEZE_URL.match(line):
-        in_url = re.search(r"-(\d[\w.+]*)-", match.group(2))
+        in_url = URL_VERSION.search(match.group(2))
         return Package(name=match.group(1), version=in_url.group(1) if in_url else "unknown", installer="pip")
     if match := COLUMNS.match(line):
         name, version, build, channel = match.groups()

@@ -10,6 +10,7 @@ from bot.matrix import Index
 from bot.matrix.model import TorchRelease, version_key
 
 INDEX_URL = "https://download.pytorch.org/whl/{variant}"
+CUDA_VARIANT = re.compile(r"cu(\d+)(\d)")  # "cu128": CUDA 12.8
 
 
 @dataclass(frozen=True)
@@ -25,7 +26,7 @@ class Wheel:
 
 def cuda_of(variant: str) -> str:
     """ "cu128" -> "12.8"."""
-    match = re.fullmatch(r"cu(\d+)(\d)", variant)
+    match = CUDA_VARIANT.fullmatch(variant)
     if not match:
         raise ValueError(f"not a CUDA wheel variant: {variant}")
     return f"{match.group(1)}.{match.group(2)}"

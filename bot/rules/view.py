@@ -72,6 +72,8 @@ def readable(value: V, *fields: str) -> V:
 
 # Readers whose output is a whole environment report rather than a sentence.
 STRUCTURED = {"envtriage report", "collect_env", "nvidia-smi", "package list"}
+CUDA_VARIANT = re.compile(r"cu(\d+)(\d)")  # "cu128": CUDA 12.8
+TAGGED_CUDA = re.compile(r"cu\d{3}")
 
 
 class View:
@@ -112,13 +114,13 @@ class View:
         if self.torch.cuda:
             return self.torch.cuda
         tag = self.torch.tag or ""
-        match = re.fullmatch(r"cu(\d+)(\d)", tag)
+        match = CUDA_VARIANT.fullmatch(tag)
         return f"{match.group(1)}.{match.group(2)}" if match else None
 
     @functools.cached_property
     def variant(self) -> str | None:
         """The wheel index the build came from: "cu121"; derived from torch.version.cuda when untagged."""
-        if self.torch and self.torch.tag and re.fullmatch(r"cu\d{3}", self.torch.tag):
+        if self.torch and self.torch.tag and TAGGED_CUDA.fullmatch(self.torch.tag):
             return self.torch.tag
         cuda = self.torch_cuda
         return "cu" + cuda.replace(".", "") if cuda else None

@@ -13,6 +13,10 @@ from collector.schema import DriverInfo, Gpu, MigInstance, Topology
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 LINK_CELL = re.compile(r"^(X|NV\d+|PIX|PXB|PHB|NODE|SYS|SOC)$")
 HEADER_TOKEN = re.compile(r"GPU\d+|NIC\d+|CPU Affinity|NUMA Affinity|GPU NUMA ID")
+LEADING_NUMBER = re.compile(r"^\s*(\d+)")
+CC = re.compile(r"^\d+\.\d+$")
+FIRST_GPU = re.compile(r"\bGPU0\b")
+DEVICE_COLUMN = re.compile(r"^(GPU|NIC)\d+$")
 
 
 class SmiParseError(ValueError):
@@ -36,7 +40,7 @@ def _value(node: ET.Element | None, path: str) -> str | None:
 
 
 def _number(text: str | None) -> int | None:
-    match = re.match(r"\s*(\d+)", text or "")
+    match = LEADING_NUMBER.match(text or "")
     return int(match.group(1)) if match else None
 
 
@@ -89,7 +93,7 @@ def ccs_from_csv(text: str) -> dict[str, str]:
     ccs = {}
     for line in text.splitlines():
         parts = [part.strip() for part in line.split(",")]
-        if len(parts) == 2 and re.fullmatch(r"\d+\.\d+", parts[1]):
+        if len(parts) == 2 and CC.fullmatch(parts[1]):
             ccs[parts[0].upper()] = parts[1]
     return ccs
 
@@ -97,11 +101,11 @@ def ccs_from_csv(text: str) -> dict[str, str]:
 def topology_from_text(text: str) -> Topology:
     """The GPU-pair matrix of `nvidia-smi topo -m` (NIC rows and the legend are left out)."""
     lines = [ANSI.sub("", line).rstrip() for line in text.splitlines()]
-    header_at = next((i for i, line in enumerate(lines) if re.search(r"\bGPU0\b", line) and "Affinity" in line), None)
+    header_at = next((i for i, line in enumerate(lines) if FIRST_GPU.search(line) and "Affinity" in line), None)
     if header_at is None:
         raise SmiParseError("no topo -m header (GPU0 ... CPU Affinity)")
     columns = HEADER_TOKEN.findall(lines[header_at])
-    links = [name for name in columns if re.fullmatch(r"(GPU|NIC)\d+", name)]
+    links = [name for name in columns if DEVICE_COLUMN.fullmatch(name)]
     gpus = [name for name in links if name.startswith("GPU")]
     matrix, cpus, numas = [], [], []
     for line in lines[header_at + 1 :]:
