@@ -177,7 +177,10 @@ def test_the_mention_model_sees_what_github_links() -> None:
 # Found by fuzzing an earlier `inert`, which took a "``" in prose for the opening of a code span that some later
 # "``" closed, so user text a template put outside code kept its @mention live.
 ONCE_LIVE_MENTIONS = {
-    "damaged report key": '{"schema": "envtriage.report/1", "facts": {"`` @octocat": {}}}',
+    # A key of a wrong-typed value: named in the "cannot be read" answer (an unknown fact is skipped, not damage).
+    "damaged report key": (
+        '{"schema": "envtriage.report/1", "facts": {"env": {"value": {"`` @octocat": 5}, "source": "x"}}}'
+    ),
     "GPU name in a finding title": (
         "PyTorch version: 2.4.1+cu121\nCUDA used to build PyTorch: 12.1\n"
         "GPU models and configuration: GPU 0: NVIDIA GeForce RTX 5090 `` @octocat\nNvidia driver version: 570.86"
