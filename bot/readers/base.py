@@ -19,6 +19,13 @@ QUOTE = re.compile(r"^ {0,3}>(?!>) ?", re.M)
 # The value's trailing blanks go by rstrip: `(.*?)\s*$` retries `\s*` at every blank of a long run.
 LABELLED = re.compile(r"^\s*([A-Za-z][A-Za-z0-9_ ./()+-]{1,60}?)\s*:\s*(.*)$")
 MAX_LINE = 2000  # longer lines are cut: nothing we read is that long, and regexes stay linear
+# Lines of one section the line readers see. GitHub's 65,536 characters hold 65,536 empty lines (a body of "\r"
+# took 190 ms); a real paste, even `nvidia-smi -q` of eight GPUs, holds fewer than 2,000. The raw text (a report
+# twin) is still read whole.
+MAX_LINES = 4000
+# A node holds 8 to 16 GPUs; a paste listing more was written by hand (a twin of 800 GPUs took 1.4 s), so only the
+# first MAX_GPUS of each reader's list are read, and the GPUs fact's source says so.
+MAX_GPUS = 64
 
 
 @dataclass
@@ -62,7 +69,7 @@ def normalise_ends(text: str) -> str:
 def clean_lines(text: str) -> list[str]:
     # On the whole text at once (none of the patterns spans a line end): ten thousand short lines cost no more.
     text = QUOTE.sub("", CONTROL.sub("", ANSI.sub("", normalise_ends(text))))
-    return [line[:MAX_LINE].rstrip() for line in text.split("\n")]
+    return [line[:MAX_LINE].rstrip() for line in text.split("\n", MAX_LINES)[:MAX_LINES]]
 
 
 @dataclass(frozen=True)

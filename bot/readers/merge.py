@@ -11,7 +11,7 @@ import dataclasses
 from collections.abc import Callable
 from typing import Any
 
-from bot.readers.base import Partial
+from bot.readers.base import MAX_GPUS, Partial
 from collector.child.packages_child import normalise
 from collector.report import Fact, Result
 from collector.schema import DRIVER, GPUS, PACKAGES, RUNTIME, TORCH, Gpu, Packages
@@ -63,6 +63,7 @@ def _compatible(first: Any, other: Any) -> bool:
 
 
 def _gpus(facts: list[Fact[Any]]) -> Fact[Any]:
+    facts = [_first_gpus(fact) for fact in facts]  # each GPU is compared with every other reader's
     base = facts[0]
     gpus: list[Gpu] = list(base.value)
     for other in facts[1:]:
@@ -71,6 +72,13 @@ def _gpus(facts: list[Fact[Any]]) -> Fact[Any]:
             if match and gpu.cc is None and match.cc:
                 gpus[index] = dataclasses.replace(gpu, cc=match.cc)
     return dataclasses.replace(base, value=gpus)
+
+
+def _first_gpus(fact: Fact[Any]) -> Fact[Any]:
+    if len(fact.value) <= MAX_GPUS:
+        return fact
+    cut = f"{fact.source}; the first {MAX_GPUS} of {len(fact.value)} GPUs read"
+    return dataclasses.replace(fact, value=fact.value[:MAX_GPUS], source=cut)
 
 
 def _same_gpu(a: str, b: str) -> bool:
