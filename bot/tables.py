@@ -56,7 +56,9 @@ deliveries = sa.Table(
     sa.Column("last_error", Words),
     sa.Column("received_at", sa.DateTime(timezone=True), nullable=False),
     sa.Column("done_at", sa.DateTime(timezone=True)),
+    sa.Column("due_at", sa.DateTime(timezone=True)),  # a retry's time (Retry-After, backoff); NULL: on arrival
     sa.Index("deliveries_issue_state", "repo", "number", "state"),
+    sa.Index("deliveries_state_due", "state", "due_at"),
 )
 
 issues = sa.Table(
