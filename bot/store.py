@@ -162,6 +162,34 @@ class Store:
         with self.engine.connect() as conn:
             return [_delivery(row) for row in conn.execute(query).mappings()]
 
+    def due(self, repo: str | None, number: int | None, now: datetime.datetime) -> list[Delivery]:
+        """One issue's pending deliveries whose time has come, oldest first: a retry scheduled for later
+        (Retry-After, backoff; `defer`) is not taken sooner, whatever woke the issue."""
+        query = (
+            sa.select(deliveries)
+            .where(deliveries.c.state == "pending", _due_by(now), *_same_issue(repo, number))
+            .order_by(deliveries.c.seq)
+        )
+        with self.engine.connect() as conn:
+            return [_delivery(row) for row in conn.execute(query).mappings()]
+
+    def due_issues(self, now: datetime.datetime, limit: int | None = None) -> list[tuple[str | None, int | None]]:
+        """Issues with pending deliveries whose time has come, the longest waiting first."""
+        query = (
+            sa.select(deliveries.c.repo, deliveries.c.number)
+            .where(deliveries.c.state == "pending", _due_by(now))
+            .group_by(deliveries.c.repo, deliveries.c.number)
+            .order_by(sa.func.min(deliveries.c.seq))
+            .limit(limit)
+        )
+        with self.engine.connect() as conn:
+            return [(row.repo, row.number) for row in conn.execute(query)]
+
+    def defer(self, seqs: list[int], until: datetime.datetime) -> None:
+        """Take these deliveries again no sooner than `until` (a retry's time, kept across restarts)."""
+        with self.engine.begin() as conn:
+            conn.execute(deliveries.update().where(deliveries.c.seq.in_(seqs)).values(due_at=until))
+
     def pending_issues(self) -> list[tuple[str, int | None]]:
         query = sa.select(deliveries.c.repo, deliveries.c.number).where(deliveries.c.state == "pending").distinct()
         with self.engine.connect() as conn:
@@ -269,6 +297,10 @@ def _same_issue(repo: str | None, number: int | None) -> tuple[Any, Any]:
         deliveries.c.repo == repo if repo is not None else deliveries.c.repo.is_(None),
         deliveries.c.number == number if number is not None else deliveries.c.number.is_(None),
     )
+
+
+def _due_by(now: datetime.datetime) -> Any:
+    return sa.or_(deliveries.c.due_at.is_(None), deliveries.c.due_at <= now)
 
 
 def _delivery(row: Any) -> Delivery:
