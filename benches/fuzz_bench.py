@@ -32,7 +32,6 @@ sys.path.insert(0, str(REPO / "benches"))
 
 from fuzz_hostile import TARGET_MS, hostile  # noqa: E402
 
-from bot.matrix import Index  # noqa: E402
 from bot.matrix import default as default_matrix  # noqa: E402
 from bot.readers import read_case  # noqa: E402
 from collector.redact import Redactor  # noqa: E402
@@ -121,34 +120,32 @@ def best_ms(run: Callable[[], object], runs: int = 3) -> float:
     return min(times)
 
 
-def cost(matrix: Index, body: str) -> float:
-    try:
-        return best_ms(partial(fuzzing.handle, matrix, body, "title"), runs=1)
-    except Exception:  # a failing line is the costliest: the table shows the failure
-        return float("inf")
-
-
 def adversarial() -> int:
     """The hostile bodies: the properties checked once, then timed (best of three) through the readers alone
     (parse), the body's redaction alone, and all the bot does with an issue (readers, redaction, rules, comment,
     digest, dedupe signature); the target is for the last."""
     matrix = default_matrix()
-    fuzzing.check(matrix, "warm up: torch 2.4.1+cu121 on an RTX 4090")
-    over = 0
-    print(f"\n{'adversarial body (64 KB)':60s} {'chars':>7s} {'parse ms':>8s} {'redact':>7s} {'all ms':>7s}")
-    for name, body in hostile(matrix, partial(cost, matrix)):
+    fuzzing.check(matrix, "warm up: torch 2.4.1 on an RTX 4090")
+    over, wholes = 0, []
+    print(f"\n{'adversarial body (64 KB)':80s} {'chars':>7s} {'parse ms':>8s} {'redact':>7s} {'all ms':>7s}")
+    for name, body in hostile():
         try:
             fuzzing.check(matrix, body, "title")
         except Exception as exc:  # reported in the table; the other bodies still run
-            print(f"{name:60s} {len(body):7,d}  FAILED {where(exc)}: {exc!r:.200}", flush=True)
+            print(f"{name:80s} {len(body):7,d}  FAILED {where(exc)}: {exc!r:.200}", flush=True)
             over += 1
             continue
         parse = best_ms(partial(read_case, matrix, body))
         redaction = best_ms(partial(Redactor().secrets, body))
         whole = best_ms(partial(fuzzing.handle, matrix, body, "title"))
         over += whole > TARGET_MS
+        wholes.append((whole, name))
         mark = "  SLOW" if whole > TARGET_MS else ""
-        print(f"{name:60s} {len(body):7,d} {parse:8.1f} {redaction:7.1f} {whole:7.1f}{mark}", flush=True)
+        print(f"{name:80s} {len(body):7,d} {parse:8.1f} {redaction:7.1f} {whole:7.1f}{mark}", flush=True)
+    wholes.sort(reverse=True)
+    print(f"\nbodies: {len(wholes)}, median {wholes[len(wholes) // 2][0]:.1f} ms, slowest:")
+    for whole, name in wholes[:5]:
+        print(f"  {whole:6.1f} ms  {name}")
     print(f"over {TARGET_MS} ms or failed: {over}")
     return over
 

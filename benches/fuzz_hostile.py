@@ -1,101 +1,31 @@
-"""The adversarial 64 KB bodies benches/fuzz_bench.py times: structure that breaks naive parsers, and for every
-regular expression in bot/readers and bot/matrix (the matrix's error and GPU patterns included) lines of 2,000
-characters made of the runs its quantifiers overlap on (blanks, digits and dots, `=`, `|`, `-`, ...), with a
-character at the end that makes the match fail, so a backtracking engine tries every split.
+"""The adversarial 64 KB bodies benches/fuzz_bench.py times: structure that breaks naive parsers, the bodies that
+once froze the service, and for every regular expression applied to issue text (tests/issue_patterns.py: the
+redaction, the readers, the rules, the matrix's error and GPU patterns...) the inputs its own parse tree makes
+costliest (tests/worst_case.py: runs of each kind of character it repeats, nested, and of the literals around
+the repeats), as 64 KB of lines of 1,990 characters (what the line readers see) and as one 64 KB line (what the
+redaction sees), each line ending with a near-match of the pattern so its screen lets it run.
 """
 
 from __future__ import annotations
 
+import json
 import random
 import re
-from collections.abc import Callable, Iterator
+import time
+from collections.abc import Iterator
 from pathlib import Path
 
-from bot.matrix import Index
-from bot.matrix.screen import Screened
-from bot.readers import base, collect_env, freeform, nvidia_smi, own, packages, sections, torch_messages
+from tests.issue_patterns import Entry, entries
+from tests.worst_case import Case, cases, sample
 
 FIXTURES = Path(__file__).resolve().parents[1] / "tests" / "fixtures"
 SIZE = 64 * 1024
 TARGET_MS = 50
 LINE = 1990  # lines are cut to base.MAX_LINE (2,000) before the line readers see them
-FILLERS = [" ", "\t", "1.", "1", ".", "a.", "=", "|", "-", ":", "/", "_1", "a", "`", "#", "(", "+", "@", "<"]
-BREAK = "\u00a7"  # § ends every line: no pattern's tail accepts it
+SCREEN = 2048  # the size at which a pattern's cases are ranked (a quadratic one already stands out)
 # Every reader sees the section: a collect_env signature, nvidia-smi's marks, torch's message words.
 CONTEXT = "Is CUDA available: no\nnvidia-smi Driver Version: 1 (UUID: GPU-1) Product Name: x\ncapability too old\n"
-GPU_ROW = "|   0  NVIDIA H200    On  |   00000000:01:00.0 Off |"
-# (pattern, what a line starts with so the pattern gets to run, what ends it); the run of fillers goes between.
-READER_INPUTS: dict[str, list[tuple[str, str]]] = {
-    "base.CONTROL": [("", "")],
-    "base.ANSI": [("\x1b[", "")],
-    "base.QUOTE": [("   >", "")],
-    "base.labelled (inline)": [("PyTorch version: 2", BREAK), ("A", " :x")],
-    "collect_env.GPU_LINE, UUID_TAIL": [
-        ("GPU models and configuration: GPU 0: a", BREAK),
-        ("GPU 0: a", "(UUID: x" + BREAK),
-        ("GPU 0: a (UUID: ", BREAK + ")"),
-    ],
-    "collect_env.LIBRARY_LINE": [("[pip3] torch", ""), ("[conda] torch 1", BREAK)],
-    "collect_env.CUDNN_FILE": [("libcudnn /", BREAK), ("/libcudnn.so.", BREAK)],
-    "collect_env.ENV_LINE": [("CUDA_HOME=", BREAK), ("CUDA", "=x")],
-    "collect_env.SIGNATURE": [("pytorch version", BREAK)],
-    "collect_env.MACHINE, _os": [("OS: a", BREAK), ("OS: a", "(x86_64)" + BREAK)],
-    "collect_env._python, _driver, _nvcc (inline)": [
-        ("Python version: ", BREAK),
-        ("Nvidia driver version: ", BREAK),
-        ("CUDA runtime version: ", BREAK),
-    ],
-    "freeform.TORCH_VERSION": [("torch", BREAK), ("pytorch version", "v1" + BREAK)],
-    "freeform.TAG_ONLY": [("1.1.1+cu", BREAK), ("1.1.", "+cpu")],
-    "freeform.DRIVER_VERSION": [("nvidia driver version", BREAK), ("driver", "is" + BREAK)],
-    "freeform.COMPANION": [("torchvision", BREAK), ("flash_attn", "==1" + BREAK)],
-    "freeform.PYTHON_VERSION": [("python", BREAK), ("python version", ":" + BREAK)],
-    "freeform.WINDOWS": [("windows", BREAK), ("C:\\", BREAK)],
-    "freeform.WSL": [("WSL", BREAK)],
-    "freeform.DOCKER": [("docker", BREAK), ("inside the", "docker" + BREAK)],
-    "freeform.ASSIGNMENT": [("CUDA_VISIBLE_DEVICES", "=" + BREAK), ('os.environ["NCCL_X"]', "='" + BREAK)],
-    "freeform.TOPICS": [("fp8 flash attn 3 MIG nccl", "hang" + BREAK), ("flash", "attention" + BREAK)],
-    "freeform.EXCEPTION": [("E ", "Error" + BREAK), ("E RuntimeError", ":" + BREAK)],
-    "nvidia_smi.HEADER": [("NVIDIA-SMI ", BREAK), ("NVIDIA-SMI 1 ", "Driver Version:" + BREAK)],
-    "nvidia_smi.TABLE_GPU": [("| 0 a", "On |" + BREAK), ("|   0  NVIDIA", BREAK)],
-    "nvidia_smi.TABLE_MEMORY": [(GPU_ROW + "\n|", "MiB" + BREAK)],
-    "nvidia_smi.TABLE_MIG": [(GPU_ROW + "\nx\n|", "|" + BREAK)],
-    "nvidia_smi.LIST_GPU": [("GPU 0: a", "(UUID: GPU-" + BREAK)],
-    "nvidia_smi.Q_DRIVER, Q_CUDA, Q_PRODUCT": [
-        ("Driver Version", BREAK),
-        ("CUDA Version", BREAK),
-        ("Product Name", ""),
-    ],
-    "own.JSON_START": [("{", '"schema"' + BREAK)],
-    "packages.FREEZE, FREEZE_URL": [("torch", "==" + BREAK), ("torch @ ", BREAK), ("torch @ http://x/-1", BREAK)],
-    "packages.COLUMNS, CONDA_BUILD": [("torch 1", BREAK), ("torch 1.0 a", BREAK), ("torch 1.0", " x y z" + BREAK)],
-    "sections.HEADING": [("## a", "#" + BREAK)],
-    "sections.FENCE": [("```", BREAK)],
-    "torch_messages.NOT_COMPATIBLE": [("NVIDIA X", " with CUDA capability sm_1 is" + BREAK)],
-    "torch_messages.SUPPORTS": [("current PyTorch install supports CUDA capabilities sm_1", BREAK)],
-    "torch_messages.FOUND_GPU": [("Found GPU0 a", "which is of" + BREAK)],
-    "torch_messages.CC_TABLE": [("- 1", "which supports" + BREAK)],
-    "torch_messages.DRIVER_TOO_OLD": [("driver on your system is too old (found version ", BREAK)],
-    "model.version_key (inline)": [("PyTorch version: 1", BREAK)],
-}
-MODULES = [base, collect_env, freeform, nvidia_smi, own, packages, sections, torch_messages]
-
-
-def uncovered() -> list[str]:
-    """Module-level patterns of the readers without an entry above (a new pattern needs one)."""
-    named = " ".join(READER_INPUTS)
-    return [
-        f"{module.__name__.rsplit('.', 1)[-1]}.{name}"
-        for module in MODULES
-        for name, value in vars(module).items()
-        if isinstance(value, (re.Pattern, Screened)) and name not in named
-    ]
-
-
-def lines_of(prefix: str, suffix: str, filler: str) -> str:
-    last = prefix.rsplit("\n", 1)[-1]
-    runs = max(1, (LINE - len(last) - len(suffix)) // len(filler))
-    return prefix + filler * runs + suffix
+TWIN = re.compile(r"(<!-- envtriage:report )(\{.*?\})( -->)", re.S)
 
 
 def filled(lines: list[str], head: str = "") -> str:
@@ -105,23 +35,46 @@ def filled(lines: list[str], head: str = "") -> str:
     return text[:SIZE]
 
 
-def candidates(matrix: Index) -> Iterator[tuple[str, list[tuple[str, str]]]]:
-    """For each pattern, its hostile lines: (filler, line), the filler also being the pattern's own prefix."""
-    for name, inputs in READER_INPUTS.items():
-        yield name, [(f, lines_of(p, s, f)) for p, s in inputs for f in [*FILLERS, p.rsplit("\n", 1)[-1] or " "]]
-    rows = [(f"errors.yaml {e.id}", e.example) for e in matrix.matrix.errors]
-    rows += [(f"gpus.yaml {g.example}", g.example) for g in matrix.matrix.gpus]
-    for name, example in rows:
-        words = [m.end() for m in re.finditer(r"\S+", example)]
-        cuts = sorted({words[0], words[len(words) // 2], words[-1] - 1} if words else {0})
-        yield name, [(f, lines_of(example[:cut], example[cut:] + BREAK, f)) for cut in cuts for f in FILLERS]
+def costliest(entry: Entry) -> Case:
+    """The pattern's case that takes longest at 2 KB, by the regular expression alone."""
+    regex = entry.compiled()
+
+    def spent(case: Case) -> float:
+        text, began = case.text(SCREEN), time.perf_counter()
+        for _ in regex.finditer(text):
+            pass
+        return time.perf_counter() - began
+
+    return max(cases(entry.pattern, entry.flags), key=spent)
 
 
-def regex_bodies(matrix: Index, cost: Callable[[str], float]) -> Iterator[tuple[str, str]]:
-    """One 64 KB body per pattern, of its costliest line (`cost` times a body of four copies)."""
-    for name, lines in candidates(matrix):
-        filler, line = max(lines, key=lambda item: cost(CONTEXT + (item[1] + "\n") * 4))
-        yield f"{name} (run of {filler[:12]!r})", filled([line], CONTEXT)
+def regex_bodies() -> Iterator[tuple[str, str]]:
+    """Two 64 KB bodies per pattern of its costliest case: lines of 1,990 characters, and one line."""
+    for entry in entries():
+        case, near = costliest(entry), " " + sample(entry.pattern, entry.flags)
+        name = f"{entry.name[:36]} ({case.name[:40]})"
+        yield f"{name} lines", filled([case.text(LINE - len(near)) + near], CONTEXT)
+        yield f"{name} 1 line", CONTEXT + case.text(SIZE - len(CONTEXT) - len(near)) + near
+
+
+def frozen() -> Iterator[tuple[str, str]]:
+    """The bodies of issue 15, each of which once took from 190 ms to 150 s."""
+    yield "64 KB of '-'", "-" * SIZE
+    yield "'-a' x 32K", "-a" * (SIZE // 2)
+    yield "'&' + 'a-' x 32K", "&" + "a-" * (SIZE // 2 - 1)
+    yield "32 lines of 1,999 '-'", ("-" * 1999 + "\n") * 32
+    yield "64 KB of '\\r'", "\r" * SIZE
+    yield "our twin listing 800 GPUs", twin_with_gpus(800)
+    yield "RTL and zero-width characters only", filled(["\u202e\u200b\u200d\ufeff\u2067" * 20])
+    yield "a pip list of 3,000 packages", filled([f"package-{n}    {n % 9}.{n % 13}.{n % 7}" for n in range(3000)])
+
+
+def twin_with_gpus(count: int) -> str:
+    match = TWIN.search((FIXTURES / "h200-1gpu" / "collector.md").read_text())
+    assert match
+    data = json.loads(match.group(2))
+    data["facts"]["gpus"]["value"] = [{"index": i, "name": "NVIDIA H200", "cc": "9.0"} for i in range(count)]
+    return match.group(1) + json.dumps(data, separators=(",", ":")) + match.group(3)
 
 
 def structure() -> Iterator[tuple[str, str]]:
@@ -153,9 +106,7 @@ def structure() -> Iterator[tuple[str, str]]:
     yield "nvidia-smi -q repeated", filled([(FIXTURES / "h200" / "nvidia-smi-q.txt").read_text()])
 
 
-def hostile(matrix: Index, cost: Callable[[str], float]) -> Iterator[tuple[str, str]]:
-    missing = uncovered()
-    if missing:
-        raise SystemExit(f"no adversarial input for {', '.join(missing)}: add them to READER_INPUTS")
+def hostile() -> Iterator[tuple[str, str]]:
+    yield from frozen()
     yield from structure()
-    yield from regex_bodies(matrix, cost)
+    yield from regex_bodies()

@@ -175,11 +175,18 @@ def children(op: Any, arg: Any) -> list[list[Any]]:
     return []
 
 
+def sample(pattern: str, flags: int = 0) -> str:
+    """A short text the pattern matches, or comes close to matching (it holds the words a screen looks for)."""
+    tree = Tree(pattern, flags)
+    return tree.sample(tree.items)
+
+
 def cases(pattern: str, flags: int = 0) -> list[Case]:
     """The inputs most likely to make `pattern` backtrack, from its own structure (deduplicated)."""
     tree = Tree(pattern, flags)
+    whole = tree.sample(tree.items) or "a"
     found: dict[tuple[str, str, str], Case] = {}
-    for case in _walk(tree, tree.items, "", ""):
+    for case in [Case(f"{whole[:16]!r} repeated", "", whole, END), *_walk(tree, tree.items, "", "")]:
         found.setdefault((case.before, case.unit, case.after), case)
     return list(found.values())
 

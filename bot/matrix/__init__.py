@@ -7,6 +7,7 @@ The JSON is used only while its key, a hash of the YAML files, matches them; oth
 
 from __future__ import annotations
 
+import bisect
 import functools
 import hashlib
 import json
@@ -172,13 +173,16 @@ class Index:
     def gpus_in(self, text: str) -> list[tuple[int, str]]:
         """GPU names mentioned in `text`, in order; where mentions overlap, the row listed first wins."""
         lowered = text.lower()
-        accepted: list[tuple[int, int]] = []
+        accepted: list[tuple[int, int]] = []  # sorted, none overlapping: a new span is checked against its neighbours
         for pattern, _ in self._gpu_patterns:
             for match in pattern.finditer(text, lowered):
-                span = (match.start(), match.end())
-                if not any(span[0] < end and start < span[1] for start, end in accepted):
-                    accepted.append(span)
-        return [(start, text[start:end].strip()) for start, end in sorted(accepted)]
+                start, end = match.start(), match.end()
+                at = bisect.bisect_left(accepted, (start, end))
+                before = accepted[at - 1] if at else None
+                after = accepted[at] if at < len(accepted) else None
+                if not (before and before[1] > start) and not (after and after[0] < end):
+                    accepted.insert(at, (start, end))
+        return [(start, text[start:end].strip()) for start, end in accepted]
 
 
 class PatternError(ValueError):
