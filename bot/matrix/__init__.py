@@ -10,6 +10,7 @@ from __future__ import annotations
 import bisect
 import functools
 import hashlib
+import itertools
 import json
 import re
 from pathlib import Path
@@ -34,6 +35,7 @@ DATA_DIR = Path(__file__).resolve().parent / "data"
 COMPILED_NAME = "compiled.json"
 MAX_GPU_NAME = 200
 GPU_CACHE_SIZE = 4096
+MAX_MENTIONS = 64  # of one GPU row in one text
 
 
 class MatrixError(ValueError):
@@ -171,11 +173,12 @@ class Index:
         return [(m.start(), m.end(), sig) for p, sig in self._error_patterns for m in p.finditer(text, lowered)]
 
     def gpus_in(self, text: str) -> list[tuple[int, str]]:
-        """GPU names mentioned in `text`, in order; where mentions overlap, the row listed first wins."""
+        """GPU names mentioned in `text`, in order; where mentions overlap, the row listed first wins. Each row's
+        first MAX_MENTIONS mentions are read: a 64 KB body can name a GPU ten thousand times."""
         lowered = text.lower()
         accepted: list[tuple[int, int]] = []  # sorted, none overlapping: a new span is checked against its neighbours
         for pattern, _ in self._gpu_patterns:
-            for match in pattern.finditer(text, lowered):
+            for match in itertools.islice(pattern.finditer(text, lowered), MAX_MENTIONS):
                 start, end = match.start(), match.end()
                 at = bisect.bisect_left(accepted, (start, end))
                 before = accepted[at - 1] if at else None

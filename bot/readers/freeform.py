@@ -173,10 +173,11 @@ def _gpus(partial: Partial, text: Text, matrix: Index) -> None:
     mentions = matrix.gpus_in(text.text)
     if not mentions:
         return
-    names: dict[str, Gpu] = {}
+    names: dict[str, str] = {}  # a 64 KB body may name a GPU ten thousand times
     for _, found in mentions:
-        names.setdefault(found.lower(), Gpu(index=len(names), name=found))
-    partial.add(GPUS, list(names.values()), text.section, text.line_of(mentions[0][0]))
+        names.setdefault(found.lower(), found)
+    gpus = [Gpu(index=index, name=name) for index, name in enumerate(names.values())]
+    partial.add(GPUS, gpus, text.section, text.line_of(mentions[0][0]))
 
 
 def _errors(partial: Partial, text: Text, matrix: Index) -> None:

@@ -187,3 +187,10 @@ def test_gpus_in_is_linear_in_the_number_of_mentions() -> None:
     small = best_ms("gtx 750 " * 1024)
     assert small < 100, f"{small:.0f} ms for 8 KB"
     assert best_ms("gtx 750 " * 8192) < max(16 * small, 5)
+
+
+def test_gpus_in_reads_the_first_mentions_of_each_row() -> None:
+    index = matrix_module.default()
+    found = index.gpus_in("RTX 4090, " * 1000 + "and one H100")
+    assert len(found) == matrix_module.MAX_MENTIONS + 1
+    assert found[-1][1] == "H100"
