@@ -141,7 +141,9 @@ def code(value: Any) -> str:
     text after the span for code and leave an @mention in it live. An empty value is a blank span: "``" is no
     code span on GitHub, and `inert` would take it for the opening of one.
     """
-    text = re.sub(NEWLINE, " ", "" if value is None else str(value))
+    # Inside code nothing is live: the zero-width spaces that keep a value inert in prose (bot/inert.py) would only
+    # be pasted into a terminal with the command, so they go.
+    text = re.sub(NEWLINE, " ", "" if value is None else str(value)).replace("\u200b", "")
     text = re.sub(r"`(?=`)", "`\u200b", text) or " "
     return f"`` {text} ``" if "`" in text else f"`{text}`"
 

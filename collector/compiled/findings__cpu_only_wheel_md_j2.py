@@ -1,6 +1,6 @@
 # Written by `python -m collector.compile_templates` from templates/findings/cpu_only_wheel.md.j2; do not edit.
 # KEY: the template's source, the environment's settings and Jinja2's bytecode format (collector/templating.py).
-KEY = '5bbe8deb0513bd8109f2a44f3c6541d2'
+KEY = '63b51e26f95aaf051d250cc556e9db49'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'findings/cpu_only_wheel.md.j2'
 
@@ -42,19 +42,23 @@ def block_fix(context, missing=missing):
     l_0_windows = resolve('windows')
     l_0_uninstall = resolve('uninstall')
     l_0_command = resolve('command')
+    try:
+        t_1 = environment.filters['code']
+    except KeyError:
+        @internalcode
+        def t_1(*unused):
+            raise TemplateRuntimeError("No filter named 'code' found.")
     pass
     yield 'Reinstall torch from a CUDA wheel index'
     if (undefined(name='windows') if l_0_windows is missing else l_0_windows):
         pass
         yield ' (on Windows, `pip install torch` from PyPI always installs the CPU build)'
-    yield ': `'
-    yield str((undefined(name='uninstall') if l_0_uninstall is missing else l_0_uninstall))
-    yield '`, then '
+    yield ': '
+    yield str(t_1((undefined(name='uninstall') if l_0_uninstall is missing else l_0_uninstall)))
+    yield ', then '
     if (undefined(name='command') if l_0_command is missing else l_0_command):
         pass
-        yield '`'
-        yield str((undefined(name='command') if l_0_command is missing else l_0_command))
-        yield '`'
+        yield str(t_1((undefined(name='command') if l_0_command is missing else l_0_command)))
     else:
         pass
         yield 'the command for your CUDA version from https://pytorch.org/get-started/locally/'

@@ -1,6 +1,6 @@
 # Written by `python -m collector.compile_templates` from templates/findings/driver_too_old.md.j2; do not edit.
 # KEY: the template's source, the environment's settings and Jinja2's bytecode format (collector/templating.py).
-KEY = '1886ac88d27654c2d4305aac562a3e54'
+KEY = '2a4ebd1180a844d00a34f1432c5295a2'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'findings/driver_too_old.md.j2'
 
@@ -47,6 +47,12 @@ def block_fix(context, missing=missing):
     l_0_cuda = resolve('cuda')
     l_0_command = resolve('command')
     l_0_wheel_cuda = resolve('wheel_cuda')
+    try:
+        t_1 = environment.filters['code']
+    except KeyError:
+        @internalcode
+        def t_1(*unused):
+            raise TemplateRuntimeError("No filter named 'code' found.")
     pass
     yield 'Upgrade the NVIDIA driver to >= '
     yield str((undefined(name='floor') if l_0_floor is missing else l_0_floor))
@@ -59,9 +65,9 @@ def block_fix(context, missing=missing):
         pass
         yield ' Or keep the driver and install a wheel built for CUDA '
         yield str((undefined(name='wheel_cuda') if l_0_wheel_cuda is missing else l_0_wheel_cuda))
-        yield ': `'
-        yield str((undefined(name='command') if l_0_command is missing else l_0_command))
-        yield '`.'
+        yield ': '
+        yield str(t_1((undefined(name='command') if l_0_command is missing else l_0_command)))
+        yield '.'
 
 blocks = {'title': block_title, 'fix': block_fix}
 debug_info = '2=11&3=12&2=14&3=35'

@@ -1,6 +1,6 @@
 # Written by `python -m collector.compile_templates` from templates/findings/gpu_arch_unsupported.md.j2; do not edit.
 # KEY: the template's source, the environment's settings and Jinja2's bytecode format (collector/templating.py).
-KEY = '9c69f91f1218ab8aedbae4f25e0226b9'
+KEY = 'f88b846455f1217d2d236b6db9f578a0'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'findings/gpu_arch_unsupported.md.j2'
 
@@ -49,6 +49,12 @@ def block_fix(context, missing=missing):
     l_0_floor = resolve('floor')
     l_0_wheel = resolve('wheel')
     l_0_cc = resolve('cc')
+    try:
+        t_1 = environment.filters['code']
+    except KeyError:
+        @internalcode
+        def t_1(*unused):
+            raise TemplateRuntimeError("No filter named 'code' found.")
     pass
     yield 'This wheel was compiled for '
     yield str((undefined(name='built') if l_0_built is missing else l_0_built))
@@ -57,9 +63,8 @@ def block_fix(context, missing=missing):
         pass
         yield 'Install a build that includes '
         yield str((undefined(name='sm') if l_0_sm is missing else l_0_sm))
-        yield ': `'
-        yield str((undefined(name='command') if l_0_command is missing else l_0_command))
-        yield '`'
+        yield ': '
+        yield str(t_1((undefined(name='command') if l_0_command is missing else l_0_command)))
         if (undefined(name='floor') if l_0_floor is missing else l_0_floor):
             pass
             yield ' (CUDA '
@@ -72,9 +77,9 @@ def block_fix(context, missing=missing):
         pass
         yield 'No torch release in the matrix ships '
         yield str((undefined(name='sm') if l_0_sm is missing else l_0_sm))
-        yield ' kernels for this driver; build from source with `TORCH_CUDA_ARCH_LIST="'
-        yield str((undefined(name='cc') if l_0_cc is missing else l_0_cc))
-        yield '"` or upgrade the driver.'
+        yield ' kernels for this driver; build from source with '
+        yield str(t_1(str_join(('TORCH_CUDA_ARCH_LIST="', (undefined(name='cc') if l_0_cc is missing else l_0_cc), '"', ))))
+        yield ' or upgrade the driver.'
 
 blocks = {'title': block_title, 'fix': block_fix}
 debug_info = '2=11&3=12&2=14&3=36'

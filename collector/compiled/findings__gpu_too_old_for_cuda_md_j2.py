@@ -1,6 +1,6 @@
 # Written by `python -m collector.compile_templates` from templates/findings/gpu_too_old_for_cuda.md.j2; do not edit.
 # KEY: the template's source, the environment's settings and Jinja2's bytecode format (collector/templating.py).
-KEY = '56bfa6aeb6d6ce7081f0dd1e4b4fa035'
+KEY = '4ce689ef01b509b3ff0cc44b25ec7b39'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'findings/gpu_too_old_for_cuda.md.j2'
 
@@ -47,12 +47,18 @@ def block_fix(context, missing=missing):
     _block_vars = {}
     l_0_command = resolve('command')
     l_0_branch = resolve('branch')
+    try:
+        t_1 = environment.filters['code']
+    except KeyError:
+        @internalcode
+        def t_1(*unused):
+            raise TemplateRuntimeError("No filter named 'code' found.")
     pass
     if (undefined(name='command') if l_0_command is missing else l_0_command):
         pass
-        yield 'Use a wheel built with an older CUDA that still targets this GPU: `'
-        yield str((undefined(name='command') if l_0_command is missing else l_0_command))
-        yield '`.'
+        yield 'Use a wheel built with an older CUDA that still targets this GPU: '
+        yield str(t_1((undefined(name='command') if l_0_command is missing else l_0_command)))
+        yield '.'
     else:
         pass
         yield 'No torch release in the matrix still supports this GPU; use an older torch built from source.'

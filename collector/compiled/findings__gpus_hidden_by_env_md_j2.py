@@ -1,6 +1,6 @@
 # Written by `python -m collector.compile_templates` from templates/findings/gpus_hidden_by_env.md.j2; do not edit.
 # KEY: the template's source, the environment's settings and Jinja2's bytecode format (collector/templating.py).
-KEY = '4d37a6930064cb4c21aca5c0046d7428'
+KEY = 'b62f879e950352cb0dd503cc2c3154f0'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'findings/gpus_hidden_by_env.md.j2'
 
@@ -66,6 +66,12 @@ def block_fix(context, missing=missing):
     _block_vars = {}
     l_0_hiding = resolve('hiding')
     try:
+        t_1 = environment.filters['code']
+    except KeyError:
+        @internalcode
+        def t_1(*unused):
+            raise TemplateRuntimeError("No filter named 'code' found.")
+    try:
         t_3 = environment.filters['join']
     except KeyError:
         @internalcode
@@ -80,22 +86,15 @@ def block_fix(context, missing=missing):
         pass
         if (l_1_value == ''):
             pass
-            yield '`'
-            yield str(l_1_name)
-            yield '` is set but empty, which hides every GPU: `unset '
-            yield str(l_1_name)
-            yield '`'
+            yield str(t_1(l_1_name))
+            yield ' is set but empty, which hides every GPU: '
+            yield str(t_1(str_join(('unset ', l_1_name, ))))
         else:
             pass
-            yield '`'
-            yield str(l_1_name)
-            yield '='
-            yield str(l_1_value)
-            yield '` lists the GPUs torch may use; unset it or list the right indices (e.g. `export '
-            yield str(l_1_name)
-            yield '='
-            yield str(t_3(context.eval_ctx, context.call((undefined(name='range') if l_1_range is missing else l_1_range), ((undefined(name='total') if l_1_total is missing else l_1_total) or 1), _loop_vars=_loop_vars), ','))
-            yield '`)'
+            yield str(t_1(str_join((l_1_name, '=', l_1_value, ))))
+            yield ' lists the GPUs torch may use; unset it or list the right indices (e.g. '
+            yield str(t_1(str_join(('export ', l_1_name, '=', t_3(context.eval_ctx, context.call((undefined(name='range') if l_1_range is missing else l_1_range), ((undefined(name='total') if l_1_total is missing else l_1_total) or 1), _loop_vars=_loop_vars), ','), ))))
+            yield ')'
         yield str(('; ' if (not environment.getattr(l_1_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 3 in 'findings/gpus_hidden_by_env.md.j2' evaluated to false and no else section was defined.")))
     l_1_loop = l_1_name = l_1_value = l_1_range = l_1_total = missing
     yield '. Check with `python -c "import torch; print(torch.cuda.device_count())"`.'

@@ -1,6 +1,6 @@
 # Written by `python -m collector.compile_templates` from templates/findings/library_shadowing.md.j2; do not edit.
 # KEY: the template's source, the environment's settings and Jinja2's bytecode format (collector/templating.py).
-KEY = '66bf1aef96d07d5fe1fc7a5d33461a8f'
+KEY = '8111317d735129b2380a2ae757d7f90e'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'findings/library_shadowing.md.j2'
 
@@ -59,35 +59,39 @@ def block_fix(context, missing=missing):
     l_0_clean_path = resolve('clean_path')
     l_0_directories = resolve('directories')
     try:
+        t_3 = environment.filters['code']
+    except KeyError:
+        @internalcode
+        def t_3(*unused):
+            raise TemplateRuntimeError("No filter named 'code' found.")
+    try:
         t_1 = environment.filters['join']
     except KeyError:
         @internalcode
         def t_1(*unused):
             raise TemplateRuntimeError("No filter named 'join' found.")
     try:
-        t_3 = environment.filters['truncate']
-    except KeyError:
-        @internalcode
-        def t_3(*unused):
-            raise TemplateRuntimeError("No filter named 'truncate' found.")
-    try:
-        t_4 = environment.tests['none']
+        t_4 = environment.filters['truncate']
     except KeyError:
         @internalcode
         def t_4(*unused):
+            raise TemplateRuntimeError("No filter named 'truncate' found.")
+    try:
+        t_5 = environment.tests['none']
+    except KeyError:
+        @internalcode
+        def t_5(*unused):
             raise TemplateRuntimeError("No test named 'none' found.")
     pass
     if (undefined(name='error') if l_0_error is missing else l_0_error):
         pass
         yield 'torch says: "'
-        yield str(t_3(environment, (undefined(name='error') if l_0_error is missing else l_0_error), 240))
+        yield str(t_4(environment, (undefined(name='error') if l_0_error is missing else l_0_error), 240))
         yield '". '
     yield "A library directory ahead of the wheel's own ("
     if (undefined(name='ld_path') if l_0_ld_path is missing else l_0_ld_path):
         pass
-        yield '`LD_LIBRARY_PATH='
-        yield str((undefined(name='ld_path') if l_0_ld_path is missing else l_0_ld_path))
-        yield '`'
+        yield str(t_3(str_join(('LD_LIBRARY_PATH=', (undefined(name='ld_path') if l_0_ld_path is missing else l_0_ld_path), ))))
     else:
         pass
         yield 'usually `LD_LIBRARY_PATH`'
@@ -96,10 +100,9 @@ def block_fix(context, missing=missing):
         pass
         yield 'Drop '
         yield str(t_1(context.eval_ctx, (undefined(name='directories') if l_0_directories is missing else l_0_directories), ', '))
-        yield ' from it: `export LD_LIBRARY_PATH='
-        yield str((undefined(name='clean_path') if l_0_clean_path is missing else l_0_clean_path))
-        yield '`'
-    elif (not t_4((undefined(name='clean_path') if l_0_clean_path is missing else l_0_clean_path))):
+        yield ' from it: '
+        yield str(t_3(str_join(('export LD_LIBRARY_PATH=', (undefined(name='clean_path') if l_0_clean_path is missing else l_0_clean_path), ))))
+    elif (not t_5((undefined(name='clean_path') if l_0_clean_path is missing else l_0_clean_path))):
         pass
         yield 'Nothing else is on it: `unset LD_LIBRARY_PATH`'
     else:

@@ -1,6 +1,6 @@
 # Written by `python -m collector.compile_templates` from templates/findings/mixed_installs.md.j2; do not edit.
 # KEY: the template's source, the environment's settings and Jinja2's bytecode format (collector/templating.py).
-KEY = '3da6cc6998c26817bb3bb9570f2575ff'
+KEY = '04b0b107b6e82219da637fc29d3c5f5e'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'findings/mixed_installs.md.j2'
 
@@ -64,6 +64,12 @@ def block_fix(context, missing=missing):
     l_0_duplicates = resolve('duplicates')
     l_0_cuda_majors = resolve('cuda_majors')
     try:
+        t_4 = environment.filters['code']
+    except KeyError:
+        @internalcode
+        def t_4(*unused):
+            raise TemplateRuntimeError("No filter named 'code' found.")
+    try:
         t_2 = environment.filters['length']
     except KeyError:
         @internalcode
@@ -92,9 +98,9 @@ def block_fix(context, missing=missing):
     yield "Whichever copy comes first on the path wins and the other's libraries get mixed in. Keep one installer per environment: in a conda environment use either `conda remove pytorch` or `pip uninstall torch` (then reinstall once), and remove the stray user-site or `PYTHONPATH` copy."
     if (t_2((undefined(name='cuda_majors') if l_0_cuda_majors is missing else l_0_cuda_majors)) > 1):
         pass
-        yield ' Uninstall the `nvidia-*-'
-        yield str(environment.getitem((undefined(name='cuda_majors') if l_0_cuda_majors is missing else l_0_cuda_majors), 0))
-        yield '` packages that torch does not use (`pip list | grep nvidia`).'
+        yield ' Uninstall the '
+        yield str(t_4(str_join(('nvidia-*-', environment.getitem((undefined(name='cuda_majors') if l_0_cuda_majors is missing else l_0_cuda_majors), 0), ))))
+        yield ' packages that torch does not use (`pip list | grep nvidia`).'
 
 blocks = {'title': block_title, 'fix': block_fix}
 debug_info = '2=11&3=12&2=14&3=54'

@@ -1,6 +1,6 @@
 # Written by `python -m collector.compile_templates` from templates/findings/torchaudio_mismatch.md.j2; do not edit.
 # KEY: the template's source, the environment's settings and Jinja2's bytecode format (collector/templating.py).
-KEY = 'a82be3c9a8db84288bdd828f0d44a4ba'
+KEY = 'bfd30ed7a12d32315dd826de4c31bf03'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'findings/torchaudio_mismatch.md.j2'
 
@@ -42,10 +42,15 @@ def block_fix(context, missing=missing):
     _block_vars = {}
     l_0_command = resolve('command')
     l_0_expected = resolve('expected')
+    try:
+        t_1 = environment.filters['code']
+    except KeyError:
+        @internalcode
+        def t_1(*unused):
+            raise TemplateRuntimeError("No filter named 'code' found.")
     pass
-    yield "torchaudio's extension is built against one torch release; a mismatch fails with an undefined symbol in libtorchaudio. Reinstall the matching one: `"
-    yield str((undefined(name='command') if l_0_command is missing else l_0_command))
-    yield '`'
+    yield "torchaudio's extension is built against one torch release; a mismatch fails with an undefined symbol in libtorchaudio. Reinstall the matching one: "
+    yield str(t_1((undefined(name='command') if l_0_command is missing else l_0_command)))
     if ((undefined(name='expected') if l_0_expected is missing else l_0_expected) == '2.11.1'):
         pass
         yield " (torchaudio's last release, 2.11.1, is pure Python and works with torch 2.11 and newer)"

@@ -1,6 +1,6 @@
 # Written by `python -m collector.compile_templates` from templates/findings/torchvision_mismatch.md.j2; do not edit.
 # KEY: the template's source, the environment's settings and Jinja2's bytecode format (collector/templating.py).
-KEY = 'd3e1d924764965a8f546fdaa0cc90d75'
+KEY = 'fea3a62c7015487bb917d6067b00bd09'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'findings/torchvision_mismatch.md.j2'
 
@@ -51,10 +51,16 @@ def block_fix(context, missing=missing):
     if 0: yield None
     _block_vars = {}
     l_0_command = resolve('command')
+    try:
+        t_1 = environment.filters['code']
+    except KeyError:
+        @internalcode
+        def t_1(*unused):
+            raise TemplateRuntimeError("No filter named 'code' found.")
     pass
-    yield 'torchvision\'s compiled operators only load into the torch release and CUDA variant they were built for ("operator torchvision::nms does not exist" otherwise). Reinstall it from the same index as torch: `'
-    yield str((undefined(name='command') if l_0_command is missing else l_0_command))
-    yield '`.'
+    yield 'torchvision\'s compiled operators only load into the torch release and CUDA variant they were built for ("operator torchvision::nms does not exist" otherwise). Reinstall it from the same index as torch: '
+    yield str(t_1((undefined(name='command') if l_0_command is missing else l_0_command)))
+    yield '.'
 
 blocks = {'title': block_title, 'fix': block_fix}
 debug_info = '2=11&3=12&2=14&3=43'

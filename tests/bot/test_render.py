@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from bot import render
+from bot.findings import templated
 from bot.triage import Plan
 from tests.bot import fuzzing
 
@@ -43,3 +45,16 @@ def test_links_and_images_from_headings_and_text_stay_dead(run: Run) -> None:
     outside_code = "\n".join(fuzzing.prose(comment))
     assert "](https://evil" not in outside_code and "<https://evil" not in outside_code
     assert "@team" not in outside_code
+
+
+def test_commands_in_a_fix_carry_no_invisible_characters() -> None:
+    """A value made inert for prose (a zero-width space after '#', inside a hex run) is pasted into a terminal
+    when it sits in a command: inside code nothing is live, so nothing invisible is added there."""
+    value = "GPU-0a1b2c3d9e#4"
+    fix = templated(
+        "gpus_hidden_by_env", "gpus_hidden_by_env", "error", ["CUDA_VISIBLE_DEVICES set"],
+        hiding={"CUDA_VISIBLE_DEVICES": value}, seen=1, total=2,
+    ).fix  # fmt: skip
+    spans = re.findall(r"`([^`]+)`", fix)
+    assert f"CUDA_VISIBLE_DEVICES={value}" in spans, fix
+    assert all("\u200b" not in span for span in spans), spans
