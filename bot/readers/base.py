@@ -16,8 +16,10 @@ CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\u200b\ufeff]")
 ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")  # colour codes from terminals and `nvidia-smi topo -m`
 # A Markdown quote ("> PyTorch version: 1.5.0"), but not a Python prompt (">>> import torch").
 QUOTE = re.compile(r"^ {0,3}>(?!>) ?", re.M)
-# The value's trailing blanks go by rstrip: `(.*?)\s*$` retries `\s*` at every blank of a long run.
-LABELLED = re.compile(r"^\s*([A-Za-z][A-Za-z0-9_ ./()+-]{1,60}?)\s*:\s*(.*)$")
+# The label ends on a non-blank (or is one letter and a blank), so `\s*` alone takes the blanks before the colon: with
+# a label that may end in blanks, each of its 60 lengths rescanned a long run of them. The value's trailing blanks
+# go by rstrip: `(.*?)\s*$` retries `\s*` at every blank of a long run.
+LABELLED = re.compile(r"^\s*([A-Za-z](?:[A-Za-z0-9_ ./()+-]{0,59}?[A-Za-z0-9_./()+-]|(?= )))\s*:\s*(.*)$")
 MAX_LINE = 2000  # longer lines are cut: nothing we read is that long, and regexes stay linear
 # Lines of one section the line readers see. GitHub's 65,536 characters hold 65,536 empty lines (a body of "\r"
 # took 190 ms); a real paste, even `nvidia-smi -q` of eight GPUs, holds fewer than 2,000. The raw text (a report

@@ -6,6 +6,7 @@ The lowest-precedence reader: whatever a structured report says wins over what a
 from __future__ import annotations
 
 import bisect
+import itertools
 import re
 from collections.abc import Iterator
 from typing import Literal
@@ -66,11 +67,14 @@ TOPICS = {
     "flash_attention_3": Screened(r"flash[-_ ]?attn[-_ ]?3|flash[-_ ]?attention[- ]?3|\bFA3\b|flash_attn_interface"),
     "flash_attention": Screened(r"flash[-_ ]?attn|flash[-_ ]?attention"),
     "mig": Screened(r"(?<!\| )\bMIG\b(?! ?(?:\||M\.))", flags=0),  # not the "| MIG |" / "MIG M." headers
-    "nccl_hang": Screened(
-        r"(nccl|all[-_ ]?reduce|collective|ddp|distributed).{0,60}\b(hang|hangs|hung|stuck|freez\w*|deadlock)"
-        r"|\b(hang|hangs|hung|stuck|freez\w*|deadlock)\b.{0,60}(nccl|all[-_ ]?reduce)"
-    ),
 }
+# "nccl_hang": a collective's name and a word for hanging within NEAR characters of one line, either first. As one
+# pattern, `(nccl|...).{0,60}\b(hang|...)` scanned 60 characters from every occurrence of a word (60 ms for 64 KB
+# of "nccl "); the words are found in one scan each, and paired by position.
+COLLECTIVE_WORDS = Screened(r"nccl|all[-_ ]?reduce|collective|ddp|distributed")
+HANG_WORDS = Screened(r"\b(?:hangs?|hung|stuck|freez\w*|deadlock)")
+NEAR = 60
+MAX_WORDS = 1000  # of each kind, the first in the text: a 64 KB body holds 13,000 words
 WSL_1 = re.compile(r"WSL\s*1", re.I)
 EXCEPTION = Screened(
     r"^[ \t]*(?:E[ \t]+)?((?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Warning)):[ \t]+(\S.*)$", flags=re.M
@@ -114,6 +118,8 @@ def read(section: Section, matrix: Index) -> Partial:
     for name, pattern in TOPICS.items():
         if match := text.first(pattern):
             partial.topics[name] = text.quote(match.start(), match.end())
+    if span := _collective_hang(text):
+        partial.topics["nccl_hang"] = text.quote(*span)
     variables: dict[str, tuple[int, str]] = {}
     for match in text.all(ASSIGNMENT):
         value = match.group(2) if match.group(2) is not None else match.group(3)
@@ -190,3 +196,26 @@ def _errors(partial: Partial, text: Text, matrix: Index) -> None:
     for start, end in [*known, *other]:  # a known error's quote (with its wrapped tail) beats a bare exception line
         quoted.setdefault(text.line_of(start), text.quote(start, end))
     partial.errors.extend(quoted[line] for line in sorted(quoted))
+
+
+def _collective_hang(text: Text) -> tuple[int, int] | None:
+    """Where a collective (NCCL, all-reduce, DDP...) is said to hang, hang first or last; None if nowhere."""
+    if not (HANG_WORDS.possible(text.lowered) and COLLECTIVE_WORDS.possible(text.lowered)):
+        return None
+    hangs = [m.span() for m in itertools.islice(HANG_WORDS.regex.finditer(text.text), MAX_WORDS)]
+    collectives = [m.span() for m in itertools.islice(COLLECTIVE_WORDS.regex.finditer(text.text), MAX_WORDS)]
+    # After a hang word, only NCCL or all-reduce counts, and the hang word must end a word ("hanging NCCL" does not).
+    ended = [(start, end) for start, end in hangs if not text.text[end : end + 1].replace("_", "a").isalnum()]
+    named = [(start, end) for start, end in collectives if text.text[start] in "nNaA"]
+    found = [span for span in (_followed(collectives, hangs, text.text), _followed(ended, named, text.text)) if span]
+    return min(found) if found else None
+
+
+def _followed(firsts: list[tuple[int, int]], thens: list[tuple[int, int]], text: str) -> tuple[int, int] | None:
+    """The first span of `firsts` followed on its line by one of `thens` within NEAR characters, joined."""
+    starts = [start for start, _ in thens]
+    for start, end in firsts:
+        at = bisect.bisect_left(starts, end)
+        if at < len(thens) and thens[at][0] - end <= NEAR and "\n" not in text[end : thens[at][0]]:
+            return start, thens[at][1]
+    return None

@@ -6,6 +6,9 @@ import json
 import re
 import time
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from bot.matrix import Index
 from bot.readers import own, read_case
 from bot.readers.base import MAX_GPUS, MAX_LINES, Section
@@ -75,3 +78,58 @@ def test_lines_past_the_cap_are_not_read(matrix: Index) -> None:
     filler = "x\n" * (MAX_LINES - 2)
     assert read_case(matrix, filler + "torch 2.4.1").report.facts.get("torch")
     assert not read_case(matrix, filler + "x\nx\ntorch 2.4.1").report.facts.get("torch")
+
+
+def test_nccl_hang_is_said_the_way_it_was() -> None:
+    from bot.readers import freeform
+
+    def found(text: str) -> bool:
+        return freeform._collective_hang(freeform.Text(Section.of("body", text))) is not None
+
+    assert found("NCCL all_reduce hangs forever") and found("it hangs in ncclCommInitRank")
+    assert found("DDP training is stuck") and found("distributed job freezes")
+    assert not found("hanging NCCL") and not found("collective\nhang")  # a hang word must end; one line
+    assert not found("nccl" + " " * 61 + "hangs") and found("nccl" + " " * 59 + "hangs")
+    # The first MAX_WORDS words of each kind are paired.
+    assert found("nccl\n" * (freeform.MAX_WORDS - 1) + "nccl hangs")
+    assert not found("nccl\n" * freeform.MAX_WORDS + "nccl hangs")
+
+
+def test_a_body_of_collective_words_costs_what_any_body_does(matrix: Index) -> None:
+    def best_ms(body: str) -> float:
+        times = []
+        for _ in range(3):
+            began = time.perf_counter()
+            read_case(matrix, body)
+            times.append((time.perf_counter() - began) * 1000)
+        return min(times)
+
+    collectives = "nccl " * 398 + "\n"
+    plain = best_ms((collectives + "xxxx " * 398 + "\n") * 16)
+    # `(nccl|...).{0,60}\b(hang|...)` scanned 60 characters from every "nccl" of a line near a hang word: 100 ms.
+    assert best_ms((collectives + "hang " * 398 + "\n") * 16) < 1.5 * plain + 5
+
+
+def test_labelled_lines_cost_no_more_for_blanks_before_the_colon() -> None:
+    from bot.readers.base import labelled
+
+    def best_ms(line: str) -> float:
+        times = []
+        for _ in range(3):
+            began = time.perf_counter()
+            for _ in range(32):
+                labelled(line)
+            times.append((time.perf_counter() - began) * 1000)
+        return min(times)
+
+    # A label that could end in blanks rescanned the run of blanks for each of its 60 lengths (60 ms for 32 lines).
+    assert best_ms("aa" + " " * 1990 + " x") < 20 * best_ms("a" * 1992 + " x") + 1
+
+
+@settings(max_examples=500, deadline=None, derandomize=True)
+@given(st.text(alphabet="aZ1_ ./()+-:\t\u00e9", max_size=70))
+def test_labelled_reads_what_it_read_before(line: str) -> None:
+    from bot.readers.base import labelled
+
+    before = re.match(r"^\s*([A-Za-z][A-Za-z0-9_ ./()+-]{1,60}?)\s*:\s*(.*)$", line)
+    assert labelled(line) == ((before.group(1).strip().lower(), before.group(2).rstrip()) if before else None)
