@@ -13,11 +13,9 @@ from dataclasses import dataclass, field
 
 from bot.matrix import Index
 from bot.readers import sections
-from bot.readers.base import Partial, Quote, Reader, Section
+from bot.readers.base import MAX_ERRORS, Partial, Quote, Reader, Section
 from bot.readers.merge import merge
 from collector.report import Meta, Report
-
-MAX_ERRORS = 50
 
 
 @functools.cache

@@ -28,6 +28,7 @@ MAX_LINES = 4000
 # A node holds 8 to 16 GPUs; a paste listing more was written by hand (a twin of 800 GPUs took 1.4 s), so only the
 # first MAX_GPUS of each reader's list are read, and the GPUs fact's source says so.
 MAX_GPUS = 64
+MAX_ERRORS = 50  # error quotes kept for a case (the rules and the comment need a few)
 
 
 @dataclass

@@ -13,7 +13,7 @@ from typing import Literal
 
 from bot.matrix import Index
 from bot.matrix.screen import Screened
-from bot.readers.base import Partial, Quote, Section
+from bot.readers.base import MAX_ERRORS, Partial, Quote, Section
 from collector.schema import (
     DRIVER,
     ENV,
@@ -192,10 +192,16 @@ def _errors(partial: Partial, text: Text, matrix: Index) -> None:
     unwrapped = text.text.replace(":\n", ": ")
     known = sorted((start, end) for start, end, _ in matrix.errors_span(unwrapped))
     other = [(m.start(), m.end()) for m in EXCEPTION.regex.finditer(text.text)]
-    quoted: dict[int, Quote] = {}
+    spans: dict[int, tuple[int, int]] = {}
     for start, end in [*known, *other]:  # a known error's quote (with its wrapped tail) beats a bare exception line
-        quoted.setdefault(text.line_of(start), text.quote(start, end))
-    partial.errors.extend(quoted[line] for line in sorted(quoted))
+        spans.setdefault(text.line_of(start), (start, end))
+    quotes: dict[str, Quote] = {}  # a body can hold an error on each of its 4,000 lines; MAX_ERRORS are kept
+    for line in sorted(spans):
+        quote = text.quote(*spans[line])
+        quotes.setdefault(quote.text, quote)
+        if len(quotes) == MAX_ERRORS:
+            break
+    partial.errors.extend(quotes.values())
 
 
 def _collective_hang(text: Text) -> tuple[int, int] | None:

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from bot.matrix import Index
 from bot.readers import own, read_case
-from bot.readers.base import MAX_GPUS, MAX_LINES, Section
+from bot.readers.base import MAX_ERRORS, MAX_GPUS, MAX_LINES, Section
 from bot.triage import triage
 from collector.schema import GPUS, PACKAGES
 from tests.conftest import fixture_text
@@ -133,3 +133,23 @@ def test_labelled_reads_what_it_read_before(line: str) -> None:
 
     before = re.match(r"^\s*([A-Za-z][A-Za-z0-9_ ./()+-]{1,60}?)\s*:\s*(.*)$", line)
     assert labelled(line) == ((before.group(1).strip().lower(), before.group(2).rstrip()) if before else None)
+
+
+def test_an_error_quoted_on_every_line_is_quoted_once_per_line(matrix: Index, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from bot.readers import freeform
+
+    made = []
+    quote = freeform.Text.quote
+    monkeypatch.setattr(freeform.Text, "quote", lambda self, *span: made.append(span) or quote(self, *span))
+    body = ("RuntimeError: CUDA error: no kernel image is available for execution on the device " * 20 + "\n") * 100
+    errors = read_case(matrix, body).errors
+    assert len(made) <= 100  # one per line; before, one per occurrence (2,000 here, each joining its lines)
+    assert 1 <= len(errors) <= MAX_ERRORS
+
+
+def test_at_most_max_errors_distinct_quotes_are_made(matrix: Index) -> None:
+    from bot.readers import freeform
+
+    body = "".join(f"RuntimeError: CUDA error: no kernel image is available ({n})\n" for n in range(3000))
+    partial = freeform.read(Section.of("body", body), matrix)
+    assert [quote.text.rsplit(" ", 1)[1] for quote in partial.errors] == [f"({n})" for n in range(MAX_ERRORS)]
