@@ -36,15 +36,16 @@ from collector.schema import (
 NAME = "text"
 # Blanks around a separator are written so that no two quantifiers can share a blank: `\s*(?:=|\s)\s*` tries every
 # split of a long run of spaces (quadratic, and cubic with a third `\s*`: seconds for one 2,000-character line).
+# Version parts are bounded: a 2,000-digit "version" is none, and would be quoted whole in findings.
 TORCH_VERSION = Screened(
     r"\b(?:py)?torch(?:\s+version)?(?:\s*(?:==|:|=|\bv)|\s)\s*v?"
-    r"(\d+\.\d+(?:\.\d+)?(?:\.dev\d+|a0|rc\d+)?(?:\+(?:cu\d{2,3}|cpu|rocm[\d.]+|xpu))?)\b"
+    r"(\d{1,9}\.\d{1,9}(?:\.\d{1,9})?(?:\.dev\d{1,12}|a0|rc\d{1,3})?(?:\+(?:cu\d{2,3}|cpu|rocm[\d.]{1,12}|xpu))?)\b"
 )
-TAG_ONLY = Screened(r"\b(\d+\.\d+\.\d+)\+(cu\d{3}|cpu|rocm[\d.]+)\b", shortest=2)
+TAG_ONLY = Screened(r"\b(\d{1,9}\.\d{1,9}\.\d{1,9})\+(cu\d{3}|cpu|rocm[\d.]{1,12})\b", shortest=2)
 DRIVER_VERSION = Screened(r"\b(?:nvidia\s+)?driver(?:\s+version)?\s*(?:(?:is|:|=)\s*)?v?(\d{3}(?:\.\d{1,3}){0,2})\b")
 COMPANION = Screened(
     r"\b(torchvision|torchaudio|xformers|flash[-_]attn|vllm|triton|bitsandbytes|deepspeed|transformers|"
-    r"transformer[-_]engine|sglang|accelerate|numpy)(?:\s*(?:==|:|=)|\s)\s*v?(\d+\.\d+(?:\.\d+)?(?:\.post\d+)?(?:\+\w+)?)\b"
+    r"transformer[-_]engine|sglang|accelerate|numpy)(?:\s*(?:==|:|=)|\s)\s*v?(\d{1,9}\.\d{1,9}(?:\.\d{1,9})?(?:\.post\d{1,9})?(?:\+\w{1,40})?)\b"
 )
 PYTHON_VERSION = Screened(r"\bpython\s*(?:version\s*)?(?:[:=]\s*)?(3\.\d{1,2}(?:\.\d{1,2})?)\b")
 WINDOWS = Screened(r"\bwindows\s*(1[01]|server)\b|\bwin(?:dows)?\s?1[01]\b|[A-Z]:\\\\?(?:Users|Program)")

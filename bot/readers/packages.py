@@ -10,9 +10,11 @@ from collector.child.packages_child import PREFIXES, WATCHED, normalise
 from collector.schema import PACKAGES, DuplicateDistribution, Package, Packages
 
 NAME = "package list"
-FREEZE = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*==\s*([0-9][^\s;,]*)")
+# A version is at most MAX_VERSION characters (PEP 440 local versions included): a longer "version" is no listing,
+# and would be quoted whole in a finding.
+FREEZE = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*==\s*([0-9][^\s;,]{0,63})(?![^\s;,])")
 FREEZE_URL = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*@\s*(\S+)")
-COLUMNS = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s+([0-9][0-9A-Za-z.+!_-]*)(?:\s+(\S+))?(?:\s+(\S+))?\s*$")
+COLUMNS = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s+([0-9][0-9A-Za-z.+!_-]{0,63})(?:\s+(\S+))?(?:\s+(\S+))?\s*$")
 # conda builds end in "_<number>": "py3.10_cuda12.1_cudnn9.1.0_0", "ha16c6d3_5", "pypi_0".
 CONDA_BUILD = re.compile(r"^[A-Za-z0-9_.]*_\d+$")
 URL_VERSION = re.compile(r"-(\d[\w.+]*)-")  # "torch-2.4.1+cu121-cp311-...whl"
@@ -84,5 +86,6 @@ def duplicates(packages: list[Package]) -> list[DuplicateDistribution]:
         versions = {copy.version.split("+")[0] for copy in copies}
         installers = {copy.installer for copy in copies if copy.location and copy.location.startswith("conda")}
         if len(versions) > 1 or installers >= {"conda", "pip"}:
-            found.append(DuplicateDistribution(name=name, copies=copies))
+            distinct = list(dict.fromkeys(copies))  # the same listing pasted twice is one install
+            found.append(DuplicateDistribution(name=name, copies=distinct))
     return found

@@ -153,3 +153,15 @@ def test_at_most_max_errors_distinct_quotes_are_made(matrix: Index) -> None:
     body = "".join(f"RuntimeError: CUDA error: no kernel image is available ({n})\n" for n in range(3000))
     partial = freeform.read(Section.of("body", body), matrix)
     assert [quote.text.rsplit(" ", 1)[1] for quote in partial.errors] == [f"({n})" for n in range(MAX_ERRORS)]
+
+
+def test_a_version_longer_than_any_is_no_listing(matrix: Index) -> None:
+    listing = "torch==2.4.1+" + "cu121" * 400 + "\ntorchvision    0." + "1" * 2000 + "\n"
+    assert read_case(matrix, listing).report.get(PACKAGES) is None
+    assert read_case(matrix, "torch==2.4.1+cu121\n").report.get(PACKAGES).selected[0].version == "2.4.1+cu121"  # type: ignore[union-attr]
+
+
+def test_a_listing_pasted_twice_names_each_install_once(matrix: Index) -> None:
+    listing = "torch==2.4.1\n" * 30 + "torch==2.5.0\n"
+    packages = read_case(matrix, listing).report.get(PACKAGES)
+    assert packages and [copy.version for copy in packages.duplicates[0].copies] == ["2.4.1", "2.5.0"]
