@@ -192,7 +192,7 @@ def _errors(partial: Partial, text: Text, matrix: Index) -> None:
     # (same length, so offsets still point at the right lines).
     unwrapped = text.text.replace(":\n", ": ")
     known = sorted((start, end) for start, end, _ in matrix.errors_span(unwrapped))
-    other = [(m.start(), m.end()) for m in EXCEPTION.regex.finditer(text.text)]
+    other = [(m.start(), m.end()) for m in text.all(EXCEPTION)]
     spans: dict[int, tuple[int, int]] = {}
     for start, end in [*known, *other]:  # a known error's quote (with its wrapped tail) beats a bare exception line
         spans.setdefault(text.line_of(start), (start, end))
