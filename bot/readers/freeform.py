@@ -207,10 +207,10 @@ def _errors(partial: Partial, text: Text, matrix: Index) -> None:
 
 def _collective_hang(text: Text) -> tuple[int, int] | None:
     """Where a collective (NCCL, all-reduce, DDP...) is said to hang, hang first or last; None if nowhere."""
-    if not (HANG_WORDS.possible(text.lowered) and COLLECTIVE_WORDS.possible(text.lowered)):
+    hangs = [m.span() for m in itertools.islice(text.all(HANG_WORDS), MAX_WORDS)]
+    if not hangs:
         return None
-    hangs = [m.span() for m in itertools.islice(HANG_WORDS.regex.finditer(text.text), MAX_WORDS)]
-    collectives = [m.span() for m in itertools.islice(COLLECTIVE_WORDS.regex.finditer(text.text), MAX_WORDS)]
+    collectives = [m.span() for m in itertools.islice(text.all(COLLECTIVE_WORDS), MAX_WORDS)]
     # After a hang word, only NCCL or all-reduce counts, and the hang word must end a word ("hanging NCCL" does not).
     ended = [(start, end) for start, end in hangs if not text.text[end : end + 1].replace("_", "a").isalnum()]
     named = [(start, end) for start, end in collectives if text.text[start] in "nNaA"]

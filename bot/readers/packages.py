@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 
 from bot.matrix import Index
@@ -27,6 +28,10 @@ CONDA_NAMES = {
 }
 
 
+MAX_PACKAGES = 256  # watched distributions read from one section: a real environment lists a few dozen
+
+
+@functools.lru_cache(maxsize=4096)  # a listing names the same distributions again and again
 def watched(name: str) -> bool:
     key = name.lower().replace("_", "-").replace(".", "-")  # normalise() without a regex: called for every line
     return key in WATCHED or key.startswith(PREFIXES) or key in CONDA_NAMES or key.startswith("cuda-")
@@ -42,14 +47,20 @@ def read(section: Section, matrix: Index) -> Partial:
         package = _package(line)
         if package and watched(package.name):
             found.append((index, package))
+            if len(found) > MAX_PACKAGES:
+                break
     if not found:
         return partial
+    source = f"{NAME}: the first {MAX_PACKAGES} packages read" if len(found) > MAX_PACKAGES else None
+    found = found[:MAX_PACKAGES]
     packages = [package for _, package in found]
     first: dict[str, Package] = {}
     for package in packages:
         first.setdefault(normalise(package.name), package)
     twice = duplicates(packages)
-    partial.add(PACKAGES, Packages(selected=list(first.values()), duplicates=twice), section, found[0][0])
+    partial.add(
+        PACKAGES, Packages(selected=list(first.values()), duplicates=twice), section, found[0][0], source=source
+    )
     return partial
 
 

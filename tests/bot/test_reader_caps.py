@@ -165,3 +165,28 @@ def test_a_listing_pasted_twice_names_each_install_once(matrix: Index) -> None:
     listing = "torch==2.4.1\n" * 30 + "torch==2.5.0\n"
     packages = read_case(matrix, listing).report.get(PACKAGES)
     assert packages and [copy.version for copy in packages.duplicates[0].copies] == ["2.4.1", "2.5.0"]
+
+
+def test_a_listing_of_thousands_of_watched_packages_is_read_up_to_the_cap(matrix: Index) -> None:
+    from bot.readers.packages import MAX_PACKAGES
+
+    listing = "".join(f"nvidia-x{n}==1.{n}\n" for n in range(3000))
+    fact = read_case(matrix, listing).report.facts[PACKAGES.name]
+    assert len(fact.value.selected) == MAX_PACKAGES  # type: ignore[union-attr]
+    assert fact.source.startswith(f"package list: the first {MAX_PACKAGES} packages read")  # type: ignore[union-attr]
+    short = read_case(matrix, "torch==2.4.1\nnvidia-nccl-cu12==2.20.5\n").report.facts[PACKAGES.name]
+    assert short.source.startswith("package list (")  # type: ignore[union-attr]
+
+
+def test_a_long_listing_costs_what_a_capped_one_does(matrix: Index) -> None:
+    def best_ms(body: str) -> float:
+        times = []
+        for _ in range(3):
+            began = time.perf_counter()
+            triage(matrix, body, title="t")
+            times.append((time.perf_counter() - began) * 1000)
+        return min(times)
+
+    # Every watched line became a package, compared and rendered: 3,000 of them took 70 ms.
+    many = "".join(f"nvidia-x{n}==1.{n}\n" for n in range(3000))
+    assert best_ms(many) < 3 * best_ms(many[: len(many) // 10]) + 5
