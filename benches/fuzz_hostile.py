@@ -74,6 +74,10 @@ def frozen() -> Iterator[tuple[str, str]]:
     yield "our twin listing 800 GPUs", twin_with_gpus(800)
     yield "RTL and zero-width characters only", filled(["\u202e\u200b\u200d\ufeff\u2067" * 20])
     yield "a pip list of 3,000 packages", filled([f"package-{n}    {n % 9}.{n % 13}.{n % 7}" for n in range(3000)])
+    yield "a pip freeze of 3,000 watched packages", filled([f"nvidia-x{n}==1.{n}" for n in range(3000)])
+    yield "RTL, zero-width and combining marks around versions", filled(["\u202etorch\u200b 2.4.1\u0301\u2067 cu121"])
+    yield "collect_env listing 3,000 GPUs", filled([f"GPU {n}: NVIDIA H200" for n in range(3000)], CONTEXT)
+    yield "nvidia-smi -L of 3,000 GPUs", filled([f"GPU {n}: NVIDIA H200 (UUID: GPU-{n:08x}-1)" for n in range(3000)])
 
 
 def twin_with_gpus(count: int) -> str:
