@@ -122,8 +122,8 @@ HINTS: dict[str, tuple[str, ...] | re.Pattern[str]] = {
     "URL credentials": ("://",),
     "secret assignment": ASSIGNMENT_HINT,
     # Starts where FLAG may start (the first "-" of a word), or it restarts at every "-" of a run and scans the rest
-    # of it: 150 s for 64 KB of "-".
-    "secret argument": re.compile(rf"(?<![\w-])--?[\w-]{{0,{MAX_NAME + 8}}}?{_NAME_WORD}\s+[^\s-]"),
+    # of it: 150 s for 64 KB of "-". The look-behind follows the "-", so the engine still skips to each "-" quickly.
+    "secret argument": re.compile(rf"-(?<![\w-]-)-?[\w-]{{0,{MAX_NAME + 8}}}?{_NAME_WORD}\s+[^\s-]"),
 }
 # A name that ends in a secret word, then its value: "password=hunter2", "HF_TOKEN: x", "\"api_key\": \"x\"".
 # Not "tokenizers==0.19" (a requirement) nor "max_tokens: 512" (the word does not end the name).
@@ -140,7 +140,7 @@ ASSIGNMENT = re.compile(
 NAME_CHAR = re.compile(r"[\w.-]")
 # The same on a command line, as a separate argument: "--hf-token hf_x", "--password hunter2".
 FLAG = re.compile(
-    rf"(?i)(?<![\w-])(--?[\w-]{{0,{MAX_NAME}}}?{SENSITIVE})(?![\w-])\s+(?!{REDACTED}|-)(?P<secret>[^\s,;&'\"]+)"
+    rf"(?i)(-(?<![\w-]-)-?[\w-]{{0,{MAX_NAME}}}?{SENSITIVE})(?![\w-])\s+(?!{REDACTED}|-)(?P<secret>[^\s,;&'\"]+)"
 )
 SECRET_NAME = re.compile(
     r"(?i)(TOKEN|SECRET|PASSW(OR)?D|PASSPHRASE|CREDENTIAL|PRIVATE|API_?KEY|ACCESS_?KEY|_KEY$|^KEY$|AUTH)"
