@@ -20,6 +20,7 @@ from collector import templating
 
 log = logging.getLogger("envtriage")
 ACTION_ATTEMPTS = 5
+ACTION_MAX_WAIT = 600.0  # seconds a workflow run waits for a retry's time (Retry-After, backoff)
 ACTIONS_LOGIN = "github-actions[bot]"
 
 
@@ -31,12 +32,13 @@ def _settings(**kwargs: bool) -> Settings:
 
 
 def serve(args: argparse.Namespace) -> int:
+    """The web server; with the embedded worker (the default) it also starts, watches and stops the worker's
+    process (bot/queue.py EmbeddedConsumer), which it talks to only through the database."""
     import uvicorn
 
     from bot.app import Service, create_app
     from bot.metrics import Metrics
     from bot.queue import Queue
-    from bot.worker import Processor
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     settings = _settings(dry_run=args.dry_run)
@@ -44,8 +46,7 @@ def serve(args: argparse.Namespace) -> int:
     store.create()
     store.warm()
     matrix = default_matrix()
-    queue = Queue(settings, Processor(settings, store, matrix))
-    app = create_app(Service(settings, store, queue, matrix, Metrics()))
+    app = create_app(Service(settings, store, Queue(settings, None), matrix, Metrics()))
     if settings.dry_run:
         log.warning("dry run: GitHub is read, never written; every write is logged instead")
     # The matrix and the imported modules live as long as the process: keep them out of the garbage collector's
@@ -56,10 +57,9 @@ def serve(args: argparse.Namespace) -> int:
 
 
 def worker(args: argparse.Namespace) -> int:
-    """A standalone worker for the scaled-out setup (QUEUE_URL on Redis, DATABASE_URL on PostgreSQL)."""
-    from huey.consumer import Consumer
-
-    from bot.queue import Queue
+    """A standalone worker (ENVTRIAGE_EMBEDDED_WORKER=0 on the servers): on Redis (QUEUE_URL) huey's consumer,
+    else threads polling the database."""
+    from bot.queue import Queue, consume
     from bot.worker import Processor
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
@@ -67,9 +67,8 @@ def worker(args: argparse.Namespace) -> int:
     store = Store(settings.database_url)
     store.create()
     queue = Queue(settings, Processor(settings, store, default_matrix()))
-    queue.sweep(store)
     gc.freeze()  # as in serve: long-lived objects out of the collector's full passes
-    Consumer(queue.huey, workers=args.threads, worker_type="thread", periodic=True).run()
+    consume(queue, args.threads)
     return 0
 
 
@@ -113,9 +112,12 @@ def action(args: argparse.Namespace) -> int:
     for _ in range(ACTION_ATTEMPTS):
         try:
             result = processor.process(decision.delivery.repo, decision.delivery.number)
-        except Retry as exc:
-            log.warning("%s; trying again in %.0f s", exc, min(exc.delay, 60))
-            time.sleep(min(exc.delay, 60))
+        except Retry as exc:  # the delivery is not taken again before its time: wait for all of it, or give up
+            if exc.delay > ACTION_MAX_WAIT:
+                log.error("%s; GitHub asks for %.0f s: run the workflow again later", exc, exc.delay)
+                return 1
+            log.warning("%s; trying again in %.0f s", exc, exc.delay)
+            time.sleep(exc.delay)
             continue
         log.info("%s: %s", result.outcome, result.detail)
         return 0 if result.outcome != "dead" else 1

@@ -58,7 +58,7 @@ deliveries = sa.Table(
     sa.Column("done_at", sa.DateTime(timezone=True)),
     sa.Column("due_at", sa.DateTime(timezone=True)),  # a retry's time (Retry-After, backoff); NULL: on arrival
     sa.Index("deliveries_issue_state", "repo", "number", "state"),
-    sa.Index("deliveries_state_due", "state", "due_at"),
+    sa.Index("deliveries_state_due", "state", "due_at", "repo", "number"),  # covers Store.due_issues
 )
 
 issues = sa.Table(

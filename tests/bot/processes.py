@@ -47,6 +47,27 @@ def stop(proc: subprocess.Popen[bytes], sig: int = signal.SIGTERM) -> None:
         proc.wait(15)
 
 
+def children(pid: int) -> list[int]:
+    """The processes `pid` started (Linux: from /proc), oldest first."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:  # gone meanwhile
+            continue
+        if int(fields[1]) == pid:
+            found.append((int(fields[19]), int(stat.parent.name)))  # start time, pid
+    return [child for _, child in sorted(found)]
+
+
+def alive(pid: int) -> bool:
+    """Running (a zombie its parent has not reaped yet counts as gone)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
 def up(port: int) -> bool:
     try:
         return httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200

@@ -9,6 +9,7 @@ from __future__ import annotations
 import time
 import uuid
 from collections.abc import Iterator
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +18,7 @@ import pytest
 from bot.github_io import Clients
 from bot.matrix import Index
 from bot.render import MARKER
-from bot.store import Delivery, Store
+from bot.store import Delivery, Store, now
 from bot.worker import Processor, Result, Retry
 from tests.bot.service import REPO, Running, bot_comments, broken_report, payload, settings_for, wait_until
 from tests.fakegithub import FakeGitHub
@@ -34,8 +35,18 @@ def worker(fake: FakeGitHub, tmp_path: Path, matrix: Index) -> Iterator[Processo
     settings = settings_for(fake, tmp_path / "bot.db")
     store = Store(settings.database_url)
     store.create()
-    yield Processor(settings, store, matrix, Clients(settings, timeout=TIMEOUT))
+    yield Processor(settings, store, matrix, Clients(settings, timeout=TIMEOUT), clock=Clock())
     store.engine.dispose()
+
+
+class Clock:
+    """The worker's clock, moved on by each retry's whole delay (the test sleeps only part of it)."""
+
+    def __init__(self) -> None:
+        self.ahead = timedelta(0)
+
+    def __call__(self) -> datetime:
+        return now() + self.ahead
 
 
 def deliver(worker: Processor) -> None:
@@ -52,6 +63,8 @@ def work(worker: Processor, delays: list[float]) -> Result:
         except Retry as retry:
             delays.append(retry.delay)
             time.sleep(min(retry.delay, HANG + 0.5))
+            assert isinstance(worker.clock, Clock)
+            worker.clock.ahead += timedelta(seconds=retry.delay)  # a retry is not taken before its time
     raise AssertionError(f"still retrying after {delays}")
 
 

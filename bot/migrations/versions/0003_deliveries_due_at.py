@@ -19,7 +19,7 @@ depends_on = None
 def upgrade() -> None:
     with op.batch_alter_table("deliveries", schema=None) as batch_op:
         batch_op.add_column(sa.Column("due_at", sa.DateTime(timezone=True), nullable=True))
-        batch_op.create_index("deliveries_state_due", ["state", "due_at"], unique=False)
+        batch_op.create_index("deliveries_state_due", ["state", "due_at", "repo", "number"], unique=False)
 
 
 def downgrade() -> None:

@@ -1,1 +1,0 @@
-"""Templates compiled ahead of time by `python -m collector.compile_templates`; do not edit."""
