@@ -37,6 +37,7 @@ def serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from bot.app import Service, create_app
+    from bot.http_limits import MAX_HEADER_BYTES, ReadDeadline, guarded_protocol
     from bot.metrics import Metrics
     from bot.queue import Queue
 
@@ -52,7 +53,10 @@ def serve(args: argparse.Namespace) -> int:
     # The matrix and the imported modules live as long as the process: keep them out of the garbage collector's
     # full passes, which would otherwise walk them all and stall answers for a tenth of a second.
     gc.freeze()
-    uvicorn.run(app, host=args.host, port=args.port, log_level="info", timeout_keep_alive=5)
+    # Slow or idle clients: every request arrives within the read timeout or its connection goes (http_limits).
+    uvicorn.run(ReadDeadline(app, settings.read_timeout_seconds), host=args.host, port=args.port, log_level="info",
+                http=guarded_protocol(settings.read_timeout_seconds), timeout_keep_alive=settings.keep_alive_seconds,
+                limit_concurrency=settings.max_connections, h11_max_incomplete_event_size=MAX_HEADER_BYTES)  # fmt: skip
     return 0
 
 

@@ -40,6 +40,10 @@ class Settings:
     embedded_worker: bool = True
     dashboard_token: str | None = None  # GET /dashboard is off without one
     repositories: tuple[str, ...] = ()  # "owner/repo" or "owner/*" this bot serves (see `serves`); empty: every one
+    # Slow or idle clients (bot/http_limits.py): GitHub gives up on an answer after 10 s.
+    keep_alive_seconds: int = 5  # a kept-alive connection idle this long is closed
+    read_timeout_seconds: float = 10.0  # a request's headers, then its body, must each arrive within this
+    max_connections: int = 1000  # open connections beyond this get 503
 
     @property
     def app_auth(self) -> bool:
@@ -71,6 +75,9 @@ def from_env(env: Mapping[str, str], *, dry_run: bool = False, need_secret: bool
         embedded_worker=env.get("ENVTRIAGE_EMBEDDED_WORKER", "1") != "0",
         dashboard_token=env.get("ENVTRIAGE_DASHBOARD_TOKEN") or None,
         repositories=_repositories(env.get("ENVTRIAGE_REPOSITORIES", "")),
+        keep_alive_seconds=max(1, int(_positive(env, "ENVTRIAGE_KEEP_ALIVE_TIMEOUT", 5))),
+        read_timeout_seconds=_positive(env, "ENVTRIAGE_READ_TIMEOUT", 10.0),
+        max_connections=int(_positive(env, "ENVTRIAGE_MAX_CONNECTIONS", 1000)),
     )
 
 
@@ -118,3 +125,10 @@ def _number(env: Mapping[str, str], name: str, default: float) -> float:
         return float(env.get(name, default))
     except ValueError as exc:
         raise SettingsError(f"{name} must be a number of seconds") from exc
+
+
+def _positive(env: Mapping[str, str], name: str, default: float) -> float:
+    value = _number(env, name, default)
+    if not 0 < value < float("inf"):
+        raise SettingsError(f"{name} must be a positive number, not {env.get(name)!r}")
+    return value
