@@ -1,46 +1,25 @@
 """Jinja2 environment over the repository's templates/ (installed wheels carry a copy inside collector/).
 
-Templates load from Python modules compiled ahead of time (collector/compiled/, written by
-`python -m collector.compile_templates`): Python caches their bytecode like any module's, where compiling
-report.md.j2 from source costs 70 ms of a 250 ms run. A module whose key no longer matches its template (the
-source, the settings below, Jinja2's bytecode format) is ignored and the template compiled from source: an edited
-template never renders stale, it only renders slower until the modules are written again.
+A wheel also carries the templates compiled by Jinja2 at build time (collector/compiled_templates/, written by
+collector/build_hook.py), loaded with Jinja2's ModuleLoader: Python caches their bytecode like any module's, where
+compiling report.md.j2 from source costs 70 ms of a 250 ms run. A checkout has none and compiles from source;
+so does an installation whose Jinja2 is another release than the one that compiled them.
 """
 
 from __future__ import annotations
 
 import functools
-import hashlib
-import importlib.util
 import re
-from collections.abc import Callable, MutableMapping
 from pathlib import Path
 from typing import Any
 
 import jinja2
-import jinja2.bccache
 
 PACKAGE_DIR = Path(__file__).resolve().parent
-COMPILED_PACKAGE = "collector.compiled"
+COMPILED_DIR = PACKAGE_DIR / "compiled_templates"
+STAMP = "jinja2-version"  # the Jinja2 release that compiled them: generated code is only sure to run on it
 # The HTML pages have an environment of their own (bot/dashboard.py, autoescaped) and are not compiled here.
 NOT_COMPILED = ("dashboard/",)
-# The environment's settings that shape the generated code (those Jinja2 keys its lexer cache on, and more).
-CODE_SETTINGS = (
-    "block_start_string",
-    "block_end_string",
-    "variable_start_string",
-    "variable_end_string",
-    "comment_start_string",
-    "comment_end_string",
-    "line_statement_prefix",
-    "line_comment_prefix",
-    "trim_blocks",
-    "lstrip_blocks",
-    "newline_sequence",
-    "keep_trailing_newline",
-    "autoescape",
-    "optimized",
-)
 # A line break and the blanks around it. The lookbehind starts a match only where a run of blanks starts: a bare
 # `\s*[\r\n]` retries from every blank of a long run, quadratic in a quoted line of 2,000 tabs.
 NEWLINE = re.compile(r"(?<!\s)\s*[\r\n]\s*")
@@ -53,12 +32,20 @@ def template_dir() -> Path:
 
 @functools.cache
 def environment() -> jinja2.Environment:
-    return build_environment(template_dir())
+    return build_environment(template_dir(), COMPILED_DIR)
 
 
-def build_environment(templates: Path) -> jinja2.Environment:
+def source_environment(templates: Path) -> jinja2.Environment:
+    """Every template compiled from its source (what the build hook compiles ahead of time)."""
+    return build_environment(templates, None)
+
+
+def build_environment(templates: Path, compiled: Path | None) -> jinja2.Environment:
+    loader: jinja2.BaseLoader = jinja2.FileSystemLoader(templates)
+    if compiled is not None and usable(compiled):
+        loader = jinja2.ChoiceLoader([jinja2.ModuleLoader(compiled), loader])
     env = jinja2.Environment(
-        loader=CompiledLoader(templates),
+        loader=loader,
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
@@ -69,51 +56,19 @@ def build_environment(templates: Path) -> jinja2.Environment:
     return env
 
 
-class CompiledLoader(jinja2.FileSystemLoader):
-    """A FileSystemLoader that takes a template's code from its compiled module while the module's key holds."""
-
-    def load(
-        self, environment: jinja2.Environment, name: str, globals: MutableMapping[str, Any] | None = None
-    ) -> jinja2.Template:
-        source, filename, _ = self.get_source(environment, name)
-        namespace = compiled_namespace(name, filename)
-        if namespace is None or namespace.get("KEY") != template_key(environment, source):
-            return super().load(environment, name, globals)
-        return environment.template_class.from_module_dict(environment, namespace, globals or {})
+def compiled_ahead(name: str) -> bool:
+    return not name.startswith(NOT_COMPILED)
 
 
-def compiled_namespace(name: str, filename: str) -> dict[str, Any] | None:
-    """The compiled template's module run in a namespace of its own, not imported: its functions look up
-    `environment` as a global, so two environments sharing one module object would render with the last one.
-    `__file__` is the template's own path, where Jinja2 points a traceback from inside the template."""
-    namespace: dict[str, Any] = {"__file__": filename}
+def stamp(compiled: Path) -> None:
+    (compiled / STAMP).write_text(jinja2.__version__, encoding="utf-8")
+
+
+def usable(compiled: Path) -> bool:
     try:
-        spec = importlib.util.find_spec(f"{COMPILED_PACKAGE}.{module_name(name)}")
-        get_code: Callable[[str], Any] | None = getattr(spec.loader, "get_code", None) if spec else None
-        code = get_code(spec.name) if get_code and spec else None
-        if code is None:
-            return None
-        # A Jinja2 whose runtime lacks a name the module imports: compiled by another release, so stale too.
-        exec(code, namespace)  # noqa: S102 - our own module, written by collector/compile_templates.py
-    except (ImportError, OSError, SyntaxError, ValueError):
-        return None
-    return namespace
-
-
-def module_name(template_name: str) -> str:
-    """report.md.j2 -> report_md_j2, findings/driver_too_old.md.j2 -> findings__driver_too_old_md_j2."""
-    return re.sub(r"\W", "_", template_name.replace("/", "__"))
-
-
-def template_key(environment: jinja2.Environment, source: str) -> str:
-    """What the compiled code depends on: the source, the settings that change the generated code, and Jinja2's
-    bytecode format version (Jinja2's own cache treats code as valid across releases while it holds)."""
-    settings = (
-        jinja2.bccache.bc_version,
-        *(getattr(environment, setting) for setting in CODE_SETTINGS),
-        sorted(environment.extensions),
-    )
-    return hashlib.sha256(f"{settings!r}\n{source}".encode()).hexdigest()[:32]
+        return (compiled / STAMP).read_text(encoding="utf-8") == jinja2.__version__
+    except OSError:
+        return False
 
 
 def render(template_name: str, /, **context: Any) -> str:

@@ -1,8 +1,8 @@
 """The compatibility matrix: strict loading of bot/matrix/data/*.yaml and the questions rules ask of it.
 
-The YAML is also kept merged as JSON (data/compiled.json, written by `python -m bot.matrix.compile`), read in
+A wheel also carries the YAML merged as JSON (data/compiled.json, written by collector/build_hook.py), read in
 well under a millisecond where importing PyYAML and parsing 120 KB of YAML takes 30-45 ms of the collector's run.
-The JSON is used only while its key, a hash of the YAML files, matches them; otherwise the YAML is read.
+The JSON is used only while its key, a hash of the YAML files, matches them; otherwise (a checkout) the YAML is read.
 """
 
 from __future__ import annotations
