@@ -123,31 +123,33 @@ def best_ms(run: Callable[[], object], runs: int = 3) -> float:
 def adversarial() -> int:
     """The hostile bodies: the properties checked once, then timed (best of three) through the readers alone
     (parse), the body's redaction alone, and all the bot does with an issue (readers, redaction, rules, comment,
-    digest, dedupe signature); the target is for the last."""
+    digest, dedupe signature); the target is for the last. A body over the target is timed again at the end (best
+    of ten): on a box shared with other work, a burst of load can span one body's three runs."""
     matrix = default_matrix()
     fuzzing.check(matrix, "warm up: torch 2.4.1 on an RTX 4090")
-    over, wholes = 0, []
+    failed, wholes, again = 0, {}, {}
     print(f"\n{'adversarial body (64 KB)':80s} {'chars':>7s} {'parse ms':>8s} {'redact':>7s} {'all ms':>7s}")
     for name, body in hostile():
         try:
             fuzzing.check(matrix, body, "title")
         except Exception as exc:  # reported in the table; the other bodies still run
             print(f"{name:80s} {len(body):7,d}  FAILED {where(exc)}: {exc!r:.200}", flush=True)
-            over += 1
+            failed += 1
             continue
         parse = best_ms(partial(read_case, matrix, body))
         redaction = best_ms(partial(Redactor().secrets, body))
-        whole = best_ms(partial(fuzzing.handle, matrix, body, "title"))
-        if whole > TARGET_MS:  # confirmed on a longer measurement: other work on a shared box makes one noisy
-            whole = min(whole, best_ms(partial(fuzzing.handle, matrix, body, "title"), runs=10))
-        over += whole > TARGET_MS
-        wholes.append((whole, name))
-        mark = "  SLOW" if whole > TARGET_MS else ""
-        print(f"{name:80s} {len(body):7,d} {parse:8.1f} {redaction:7.1f} {whole:7.1f}{mark}", flush=True)
-    wholes.sort(reverse=True)
-    print(f"\nbodies: {len(wholes)}, median {wholes[len(wholes) // 2][0]:.1f} ms, slowest:")
-    for whole, name in wholes[:5]:
+        wholes[name] = best_ms(partial(fuzzing.handle, matrix, body, "title"))
+        if wholes[name] > TARGET_MS:
+            again[name] = body
+        print(f"{name:80s} {len(body):7,d} {parse:8.1f} {redaction:7.1f} {wholes[name]:7.1f}", flush=True)
+    for name, body in again.items():
+        wholes[name] = min(wholes[name], best_ms(partial(fuzzing.handle, matrix, body, "title"), runs=10))
+        print(f"timed again: {name:80s} {wholes[name]:7.1f}{'  SLOW' if wholes[name] > TARGET_MS else ''}")
+    ranked = sorted(((ms, name) for name, ms in wholes.items()), reverse=True)
+    print(f"\nbodies: {len(ranked)}, median {ranked[len(ranked) // 2][0]:.1f} ms, slowest:")
+    for whole, name in ranked[:5]:
         print(f"  {whole:6.1f} ms  {name}")
+    over = failed + sum(ms > TARGET_MS for ms, _ in ranked)
     print(f"over {TARGET_MS} ms or failed: {over}")
     return over
 
