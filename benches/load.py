@@ -1,13 +1,15 @@
 """Load and fault runs on loopback: signed deliveries at a set rate against the bot and the fake GitHub.
 
-  python benches/load.py [--mode embedded|scaled] [--rate 200] [--seconds 60] [--issues 300]
+  python benches/load.py [--mode embedded|scaled] [--rate 200] [--seconds 60] [--issues 300] [--hostile N]
         [--fault none|kill-worker|kill-server|restart-postgres|restart-redis|github-500|github-429|github-403]
 
 embedded: one `python -m bot serve` (SQLite, worker thread). scaled: two replicas and two `python -m bot worker`
 on PostgreSQL and Redis (ENVTRIAGE_TEST_POSTGRES / ENVTRIAGE_TEST_REDIS, as for the tests; restart faults use
 pg_ctlcluster / redis-server on this box). The issues hold real issue texts; each gets `opened`, then edits and
 comments. A send that fails (server down) is redelivered every second, as an operator would from GitHub's UI.
-Bounded: --seconds of sending, then at most --drain seconds for the queue to empty. The last line:
+--hostile N: the first N issues hold hostile bodies (benches/load_fake.py), and the last line adds the
+acknowledgements of the other issues' deliveries (ack_p99_others_ms). Bounded: --seconds of sending, then at most
+--drain seconds for the queue to empty. The last line:
 deliveries=N acked=N lost=N duplicated=N ack_p50_ms=X ack_p99_ms=Y e2e_p99_ms=Z
 (lost: acknowledged but not done at the end; duplicated: bot comments beyond one per issue plus repeated label adds).
 """
@@ -31,6 +33,7 @@ sys.path.insert(0, str(REPO_ROOT))
 
 from benches.load_client import ConnectionLost, Pool  # noqa: E402
 from benches.load_cluster import Cluster  # noqa: E402
+from benches.load_fake import issue_text  # noqa: E402
 from bot.store import Store  # noqa: E402
 from tests.fakegithub.standalone import bodies  # noqa: E402
 
@@ -41,7 +44,7 @@ REDELIVER_AFTER = 1.0
 IN_FLIGHT = 64
 
 
-def deliveries(count: int, issues: int) -> list[tuple[str, str, bytes]]:
+def deliveries(count: int, issues: int, hostile: int = 0) -> list[tuple[str, str, bytes]]:
     """(delivery id, event, raw body): per issue `opened` first, then edits and comments in turn."""
     opened = json.loads((PAYLOADS / "issues.opened.json").read_text())
     edited = json.loads((PAYLOADS / "issues.edited.json").read_text())
@@ -49,7 +52,7 @@ def deliveries(count: int, issues: int) -> list[tuple[str, str, bytes]]:
     texts, seen, made = bodies(), set(), []
     for n in range(count):
         number = n % issues + 1
-        title, body = texts[number % len(texts)]
+        title, body = issue_text(number, hostile, texts)
         event, template = (
             ("issues", opened) if number not in seen else [("issues", edited), ("issue_comment", comment)][n % 2]
         )
@@ -115,10 +118,14 @@ def settle(store: Store, drain: float) -> None:
         time.sleep(0.5)
 
 
-def outcome(store: Store, results: list[tuple[str, int, float]], stats: dict[str, Any]) -> dict[str, Any]:
+def outcome(store: Store, results: list[tuple[str, int, float]], stats: dict[str, Any], hostile: set[str]
+            ) -> dict[str, Any]:  # fmt: skip
+    """The figures; `hostile`: the ids of the deliveries for issues with hostile bodies."""
     acked = {delivery_id for delivery_id, status, _ in results if status in (200, 202)}
     done, e2e = store.finished()
     extra_comments = sum(max(0, count - 1) for count in stats["bot_comments"].values())
+    others = {"ack_p99_others_ms": round(percentile([ms for i, s, ms in results if s == 202 and i not in hostile],
+                                                    0.99), 1)} if hostile else {}  # fmt: skip
     return {
         "deliveries": len(results),
         "acked": len(acked),
@@ -127,7 +134,7 @@ def outcome(store: Store, results: list[tuple[str, int, float]], stats: dict[str
         "ack_p50_ms": round(percentile([ms for _, s, ms in results if s == 202], 0.5), 1),
         "ack_p99_ms": round(percentile([ms for _, s, ms in results if s == 202], 0.99), 1),
         "e2e_p99_ms": round(percentile(e2e, 0.99)),
-    }
+    } | others
 
 
 def main() -> int:
@@ -139,17 +146,19 @@ def main() -> int:
     parser.add_argument("--fault", default="none", choices=["none", "kill-worker", "kill-server", "restart-postgres",
                         "restart-redis", "github-500", "github-429", "github-403"])  # fmt: skip
     parser.add_argument("--drain", type=float, default=300)
+    parser.add_argument("--hostile", type=int, default=0, help="the first N issues hold hostile bodies")
     args = parser.parse_args()
-    items = deliveries(int(args.rate * args.seconds), args.issues)
+    items = deliveries(int(args.rate * args.seconds), args.issues, args.hostile)
+    hostile = {item[0] for n, item in enumerate(items) if n % args.issues < args.hostile}  # issue n % issues + 1
     with tempfile.TemporaryDirectory(prefix="envtriage-load-") as folder, Cluster(
-        args.mode, Path(folder), REPO, args.issues, SECRET
+        args.mode, Path(folder), REPO, args.issues, SECRET, args.hostile
     ) as cluster:  # fmt: skip
         started = time.monotonic()
         results = asyncio.run(drive(cluster.urls, items, args.rate, lambda: cluster.inject(args.fault)))
         sent_for = time.monotonic() - started
         store = Store(cluster.database_url)
         settle(store, args.drain)
-        figures = outcome(store, results, cluster.stats())
+        figures = outcome(store, results, cluster.stats(), hostile)
         counts = store.counts()
     print(f"mode={args.mode} fault={args.fault} rate={args.rate:g}/s sent_in={sent_for:.1f}s states={counts}")
     print(" ".join(f"{key}={value}" for key, value in figures.items()))

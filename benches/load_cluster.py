@@ -27,8 +27,9 @@ def free_port() -> int:
 
 
 class Cluster:
-    def __init__(self, mode: str, folder: Path, repo: str, issues: int, secret: str) -> None:
+    def __init__(self, mode: str, folder: Path, repo: str, issues: int, secret: str, hostile: int = 0) -> None:
         self.mode, self.folder, self.repo, self.issues, self.secret = mode, folder, repo, issues, secret
+        self.hostile = hostile
         self.procs: dict[str, subprocess.Popen[bytes]] = {}
         self.urls: list[str] = []
         self.database_url = f"sqlite:///{folder}/bot.db"
@@ -39,8 +40,9 @@ class Cluster:
 
     def __enter__(self) -> Cluster:
         # The fake GitHub stands for a service on other machines: on this box it yields the CPU like the workers.
-        argv = ["nice", "-n", "10", sys.executable, "-m", "tests.fakegithub.standalone", "--repo", self.repo]
-        fake = self._spawn("fake", [*argv, "--issues", str(self.issues)], stdout=subprocess.PIPE)
+        argv = ["nice", "-n", "10", sys.executable, str(REPO_ROOT / "benches" / "load_fake.py"), "--repo", self.repo]
+        fake = self._spawn("fake", [*argv, "--issues", str(self.issues), "--hostile", str(self.hostile)],
+                           stdout=subprocess.PIPE)  # fmt: skip
         assert fake.stdout is not None
         api, self.control = fake.stdout.readline().decode().split()
         env = {**os.environ, "GITHUB_WEBHOOK_SECRET": self.secret, "GITHUB_TOKEN": "t", "GITHUB_API_URL": api,
