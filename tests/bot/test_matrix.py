@@ -186,7 +186,7 @@ def test_gpus_in_is_linear_in_the_number_of_mentions() -> None:
     # Every mention was checked against every one accepted before it: 2.5 s for 64 KB of "gtx 750 ".
     small = best_ms("gtx 750 " * 1024)
     assert small < 100, f"{small:.0f} ms for 8 KB"
-    assert best_ms("gtx 750 " * 8192) < max(16 * small, 5)
+    assert best_ms("gtx 750 " * 8192) < max(20 * small, 10)
 
 
 def test_gpus_in_reads_the_first_mentions_of_each_row() -> None:

@@ -107,7 +107,7 @@ def test_a_body_of_collective_words_costs_what_any_body_does(matrix: Index) -> N
     collectives = "nccl " * 398 + "\n"
     plain = best_ms((collectives + "xxxx " * 398 + "\n") * 16)
     # `(nccl|...).{0,60}\b(hang|...)` scanned 60 characters from every "nccl" of a line near a hang word: 100 ms.
-    assert best_ms((collectives + "hang " * 398 + "\n") * 16) < 1.5 * plain + 5
+    assert best_ms((collectives + "hang " * 398 + "\n") * 16) < 2 * plain + 5
 
 
 def test_labelled_lines_cost_no_more_for_blanks_before_the_colon() -> None:
@@ -187,6 +187,7 @@ def test_a_long_listing_costs_what_a_capped_one_does(matrix: Index) -> None:
             times.append((time.perf_counter() - began) * 1000)
         return min(times)
 
-    # Every watched line became a package, compared and rendered: 3,000 of them took 70 ms.
-    many = "".join(f"nvidia-x{n}==1.{n}\n" for n in range(3000))
-    assert best_ms(many) < 3 * best_ms(many[: len(many) // 10]) + 5
+    # Every watched line became a package, compared and rendered: 3,000 of them took 70 ms, against 20 ms for as
+    # many lines of distributions nobody watches.
+    watched = "".join(f"nvidia-x{n}==1.{n}\n" for n in range(3000))
+    assert best_ms(watched) < 1.5 * best_ms(watched.replace("nvidia-x", "others-x")) + 5

@@ -147,7 +147,7 @@ def _redaction_ms(text: str) -> float:
     import time
 
     best = float("inf")
-    for _ in range(3):
+    for _ in range(5):
         began = time.perf_counter()
         Redactor(secrets_only=True).secrets(text)
         best = min(best, (time.perf_counter() - began) * 1000)
@@ -171,7 +171,7 @@ def test_redaction_is_linear_on_runs_of_dashes(body) -> None:  # type: ignore[no
     small = _redaction_ms(body(8 * 1024))
     assert small < 50, f"{small:.0f} ms for 8 KB"  # before: 1.7 s for 8 KB of dashes (and 150 s for 64 KB)
     large = _redaction_ms(body(64 * 1024))
-    assert large < max(16 * small, 5), f"{small:.2f} ms for 8 KB, {large:.2f} ms for 64 KB"
+    assert large < max(20 * small, 10), f"{small:.2f} ms for 8 KB, {large:.2f} ms for 64 KB"  # linear: 8 times
 
 
 def test_long_names_still_redact_up_to_the_bound() -> None:
