@@ -154,6 +154,9 @@ def _dead_urls(token: re.Match[str]) -> str:
     return BARE_URL.sub(lambda m: m.group() + ZWSP, text)
 
 
+QUERY_OR_FRAGMENT = re.compile(r"[?#]")
+
+
 def allowed_link(url: str) -> bool:
     """Whether `url`, and every shorter link GitHub could cut from it, lands under one of OUR_LINKS once a browser
     has decoded it and resolved its dot segments: "https://github.com/pytorch/../../attacker/x" and "%2e%2e" do not.
@@ -163,7 +166,7 @@ def allowed_link(url: str) -> bool:
     if prefix is None or "\\" in url:
         return False
     host_end = prefix.index("/", len("https://"))
-    path = re.split(r"[?#]", url[host_end:], maxsplit=1)[0]
+    path = QUERY_OR_FRAGMENT.split(url[host_end:], maxsplit=1)[0]
     for _ in range(3):
         decoded = unquote(path)
         if decoded == path:

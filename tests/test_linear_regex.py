@@ -95,7 +95,7 @@ def test_generated_cases_hold_the_run_that_made_the_dash_pattern_quadratic() -> 
 CALLS = {"compile", "match", "fullmatch", "search", "sub", "subn", "split", "findall", "finditer"}
 # Functions that compile what the registry finds by other means (Screened objects are module globals or the
 # matrix's), and one owned by the comment's link check, whose pattern is one character class (linear).
-EXEMPT = {"screen.py:regex", "inert.py:allowed_link"}
+EXEMPT = {"screen.py:regex"}
 
 
 def compiled_in_functions(path: Path) -> list[str]:
