@@ -127,7 +127,7 @@ def _accept(service: Service, event: str, delivery_id: str, payload: dict[str, o
     seq = service.store.record(delivery)
     if seq is None:
         return Decision("duplicate", f"delivery {delivery_id} was already received")
-    if not service.store.waiting_before(delivery.repo, delivery.number, seq):
+    if service.queue.wakes and not service.store.waiting_before(delivery.repo, delivery.number, seq):
         try:
             service.queue.enqueue(delivery.repo, delivery.number)
         except Exception:  # the queue (Redis) is down: the delivery is safe in the database, the sweep wakes it

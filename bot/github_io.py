@@ -162,6 +162,8 @@ class Repo:
         delivery): the report the bot asks for is answered early, and what a delivery brings is at the end.
         """
         listing, size, count = issue.get_comments(), self.page_size, issue.comments
+        if count == 0:  # the issue as just read says so: a new issue costs no listing
+            return []
         last = max(0, count - 1) // size
         pages = sorted({0, last} | ({last - 1} if last and count % size else set()))
         read: dict[int, list[Any]] = {page: guarded(partial(listing.get_page, page)) for page in pages}

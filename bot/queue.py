@@ -70,6 +70,11 @@ class Queue:
             if woken:
                 log.info("sweep: woke %d issues with deliveries due", woken)
 
+    @property
+    def wakes(self) -> bool:
+        """Whether a delivery needs a wake-up sent (huey); polling workers find it in the database themselves."""
+        return self.huey is not None
+
     def enqueue(self, repo: str | None, number: int | None) -> None:
         if self.huey is not None:
             self.task(repo, number)

@@ -6,14 +6,14 @@ was last reset, and is only overwritten as it is reused (its tail never), and th
 value's bytes in freed space. `secure_delete` (set on every connection, see store._sqlite_pragmas) zeroes freed
 space; this checkpoints the log into the main file and truncates it to zero bytes.
 
-At most once per `interval` seconds: a checkpoint holds the write lock while it waits for readers and copies
-pages, and the webhook writes too. A drop within the interval is covered by one checkpoint at its end.
+When the work pauses: `quiet` seconds after the last drop, and under a steady stream of drops at least every
+`longest` seconds. A checkpoint holds the write lock while it waits for readers and copies pages, and the webhook
+writes too: once a second under load, it was the acknowledgement's slowest moment.
 """
 
 from __future__ import annotations
 
 import logging
-import math
 import threading
 import time
 
@@ -22,40 +22,54 @@ import sqlalchemy as sa
 log = logging.getLogger(__name__)
 BUSY_MS = 100  # how long a checkpoint waits for readers and writers before it tries again later
 RETRY_SECONDS = 1.0
+QUIET_SECONDS = 0.5
 
 
 class LogScrubber:
-    def __init__(self, engine: sa.Engine, interval: float, busy_timeout_ms: int) -> None:
+    def __init__(self, engine: sa.Engine, longest: float, busy_timeout_ms: int, quiet: float = QUIET_SECONDS) -> None:
         self.engine = engine
-        self.interval = interval
+        self.longest = longest
+        self.quiet = min(quiet, longest)
         self.busy_timeout_ms = busy_timeout_ms  # the connections' own, put back after a checkpoint
-        self._lock = threading.Lock()
-        self._last = -math.inf
-        self._timer: threading.Timer | None = None
+        self._changed = threading.Condition()
+        self._first: float | None = None  # the oldest drop the log may still hold
+        self._last = 0.0
+        self._not_before = 0.0  # after a checkpoint someone held up, the next waits RETRY_SECONDS
+        self._thread: threading.Thread | None = None
 
     def dropped(self) -> None:
-        """A payload was cleared: empty the log now, or at the end of the interval since the last time."""
-        with self._lock:
-            if self._timer is not None:
-                return  # one is due already, and covers this drop too
-            wait = self._last + self.interval - time.monotonic()
-            if wait > 0:
-                self._schedule(wait)
-                return
+        """A payload was cleared: the log is emptied once the drops pause, or `longest` after this one."""
+        with self._changed:
             self._last = time.monotonic()
-        self.empty()
+            if self._first is None:
+                self._first = self._last
+            if self._thread is None:  # a log left at exit is emptied by SQLite when its last connection closes
+                self._thread = threading.Thread(target=self._scrub_forever, name="log scrubber", daemon=True)
+                self._thread.start()
+            self._changed.notify()
 
-    def empty(self) -> None:
-        """Checkpoint now; when someone holds on, try again a little later."""
+    def _scrub_forever(self) -> None:
+        while True:
+            with self._changed:
+                while self._first is None or time.monotonic() < self._due():
+                    self._changed.wait(None if self._first is None else max(0.0, self._due() - time.monotonic()))
+                first, self._first = self._first, None
+            if not self.empty():
+                with self._changed:  # someone held on: again a little later, the drop still counted
+                    self._first = min(first, self._first or first)
+                    self._not_before = time.monotonic() + RETRY_SECONDS
+
+    def _due(self) -> float:
+        assert self._first is not None
+        return max(self._not_before, min(self._last + self.quiet, self._first + self.longest))
+
+    def empty(self) -> bool:
+        """Checkpoint now; False when someone held on past BUSY_MS."""
         try:
-            emptied = self.checkpoint()
+            return self.checkpoint()
         except sa.exc.OperationalError as exc:  # "database is locked": a writer held on past BUSY_MS
             log.info("write-ahead log not emptied yet: %s", exc.orig)
-            emptied = False
-        if not emptied:
-            with self._lock:
-                if self._timer is None:
-                    self._schedule(RETRY_SECONDS)
+            return False
 
     def checkpoint(self) -> bool:
         """Copy the log into the main file and truncate it; False when someone held on past BUSY_MS."""
@@ -66,14 +80,3 @@ class LogScrubber:
             finally:
                 conn.exec_driver_sql(f"PRAGMA busy_timeout={self.busy_timeout_ms}")
         return not busy
-
-    def _due(self) -> None:
-        with self._lock:
-            self._timer = None
-            self._last = time.monotonic()
-        self.empty()
-
-    def _schedule(self, wait: float) -> None:
-        self._timer = threading.Timer(wait, self._due)
-        self._timer.daemon = True  # a log left at exit is emptied by SQLite when its last connection closes
-        self._timer.start()

@@ -19,6 +19,7 @@ from typing import Any, ParamSpec, TypeVar
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 
+from bot.inbox import Inbox
 from bot.scrub import LogScrubber
 from bot.tables import deliveries, issues
 
@@ -35,7 +36,7 @@ WAITING_BEFORE = (
     .limit(1)
 )
 SQLITE_TIMEOUT = 30  # seconds a connection waits for SQLite's write lock
-SCRUB_SECONDS = 1.0  # how often, at most, the write-ahead log is emptied after payloads were dropped
+SCRUB_SECONDS = 30.0  # the longest a dropped payload stays in the write-ahead log while drops go on (bot/scrub.py)
 P = ParamSpec("P")
 R = TypeVar("R")
 
@@ -97,10 +98,12 @@ class Store:
         self._locks_guard = threading.Lock()
         # PostgreSQL's own log and dead row versions are the server's to recycle (VACUUM); SQLite's are files here.
         self._scrubber: LogScrubber | None = None
+        self._inbox: Inbox | None = None  # SQLite's one write lock, taken once for every delivery waiting
         if url.startswith("sqlite"):
             sa.event.listen(self.engine, "connect", _sqlite_pragmas)
             if self.engine.url.database not in (None, "", ":memory:"):
                 self._scrubber = LogScrubber(self.engine, scrub_seconds, SQLITE_TIMEOUT * 1000)
+                self._inbox = Inbox(url, _sqlite_pragmas)
 
     def warm(self) -> None:
         """Open the pool's connections now, not on the first webhooks (a PostgreSQL connection is a process
@@ -132,6 +135,8 @@ class Store:
             "repo": delivery.repo, "number": delivery.number, "installation_id": delivery.installation_id,
             "payload": json.dumps(delivery.payload), "state": delivery.state, "attempts": 0, "received_at": now(),
         }  # fmt: skip
+        if self._inbox is not None:
+            return self._inbox.record(row)
         try:
             with self.engine.begin() as conn:
                 return int(conn.execute(INSERT_DELIVERY, row).scalar_one())

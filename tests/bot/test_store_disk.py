@@ -54,7 +54,7 @@ def test_no_pasted_secret_is_left_in_any_database_file(bot: Running, fake: FakeG
     assert left == {}
 
 
-def test_the_log_is_emptied_once_payloads_are_dropped_and_not_more_often_than_asked(tmp_path: Path) -> None:
+def test_the_log_is_emptied_when_the_drops_pause_and_at_least_every_longest(tmp_path: Path) -> None:
     database = tmp_path / "bot.db"
     store = Store(f"sqlite:///{database}", scrub_seconds=1.5)
     store.create()
@@ -64,17 +64,36 @@ def test_the_log_is_emptied_once_payloads_are_dropped_and_not_more_often_than_as
         for i, plant in enumerate(plants)  # longer than a page: its overflow pages are freed when it is dropped
     ]
     assert all(seqs) and on_disk(database) == {"bot.db-wal": [plant.kind for plant in plants]}
-    started = time.monotonic()
-    store.finish([seqs[0] or 0])  # dropped: the log is emptied now, the others' payloads are in the main file
-    assert (tmp_path / "bot.db-wal").stat().st_size == 0
-    assert on_disk(database) == {"bot.db": [plants[1].kind, plants[2].kind]}
-    store.finish([seqs[1] or 0])  # within the interval: emptied at its end, not at once
+    store.finish([seqs[0] or 0])  # dropped, then nothing: emptied once the work has paused (QUIET_SECONDS)
     assert (tmp_path / "bot.db-wal").stat().st_size > 0
     wait_until(lambda: (tmp_path / "bot.db-wal").stat().st_size == 0, timeout=5)
-    assert time.monotonic() - started >= 1.5
+    assert on_disk(database) == {"bot.db": [plants[1].kind, plants[2].kind]}
+    store.finish([seqs[1] or 0])
+    wait_until(lambda: (tmp_path / "bot.db-wal").stat().st_size == 0, timeout=5)
     assert on_disk(database) == {"bot.db": [plants[2].kind]}, "the main file's copy is zeroed too"
     store.finish([seqs[2] or 0], "dead", "kept for `revive`")  # a dead letter keeps its payload
     with store.engine.connect() as conn:
         assert conn.execute(sa.text("SELECT count(*) FROM deliveries WHERE payload != '{}'")).scalar() == 1
         # Debian builds SQLite with SECURE_DELETE on; python.org's and others do not: each connection says so.
         assert conn.exec_driver_sql("PRAGMA secure_delete").scalar() == 1
+
+
+def test_a_steady_stream_of_drops_is_checkpointed_every_longest_not_at_each_drop(tmp_path: Path) -> None:
+    store = Store(f"sqlite:///{tmp_path / 'bot.db'}", scrub_seconds=1.0)
+    store.create()
+    scrubber = store._scrubber
+    assert scrubber is not None
+    times: list[float] = []
+    real = scrubber.checkpoint
+
+    def timed() -> bool:
+        times.append(time.monotonic())
+        return real()
+
+    scrubber.checkpoint = timed  # type: ignore[method-assign]
+    started = time.monotonic()
+    while time.monotonic() - started < 2.6:  # drops every 0.1 s: the work never pauses
+        scrubber.dropped()
+        time.sleep(0.1)
+    assert 2 <= len(times) <= 3, [round(t - started, 2) for t in times]
+    assert times[0] - started >= 0.9, "not at the first drop: the webhook's writes would wait for it"
