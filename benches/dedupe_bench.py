@@ -28,8 +28,8 @@ sys.path.insert(0, str(REPO))
 
 import sqlalchemy as sa  # noqa: E402
 
-from bot.dedupe import DuplicateIndex, Features  # noqa: E402
-from bot.matrix import default as default_matrix  # noqa: E402
+from bot.diagnosis.matrix import default as default_matrix  # noqa: E402
+from bot.insights.dedupe import DuplicateIndex, Features  # noqa: E402
 from tests.bot.dedupe_eval import features_of, load_issues  # noqa: E402
 
 ARCHS = [["sm_86"], ["sm_89"], ["sm_80"], ["sm_90"], ["sm_120"], ["sm_75"], ["sm_61"], [], []]

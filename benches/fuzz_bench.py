@@ -3,7 +3,7 @@
 Issues come from tests/bot/fuzzing.py (real reports and issue bodies cut, spliced and salted with fences,
 headings, unclosed comments, NULs, CRLF, emoji, RTL and zero-width characters; our twin with wrong values) and
 go through read_case, diagnose, triage (the comment), digest, dedupe's extract and the twin readers, with the
-properties of tests/bot/test_fuzz.py checked. Every failure is printed with its reproducer; the adversarial
+properties of tests/bot/diagnosis/test_fuzz.py checked. Every failure is printed with its reproducer; the adversarial
 bodies of benches/fuzz_hostile.py are timed (best of three) against a 50 ms target.
 
   python benches/fuzz_bench.py                       # 1,000,000 issues on every core, then the table
@@ -32,8 +32,8 @@ sys.path.insert(0, str(REPO / "benches"))
 
 from fuzz_hostile import TARGET_MS, hostile  # noqa: E402
 
-from bot.matrix import default as default_matrix  # noqa: E402
-from bot.readers import read_case  # noqa: E402
+from bot.diagnosis.matrix import default as default_matrix  # noqa: E402
+from bot.diagnosis.readers import read_case  # noqa: E402
 from collector.redact import Redactor  # noqa: E402
 from tests.bot import fuzzing  # noqa: E402
 

@@ -34,7 +34,7 @@ sys.path.insert(0, str(REPO_ROOT))
 from benches.load_client import ConnectionLost, Pool  # noqa: E402
 from benches.load_cluster import Cluster  # noqa: E402
 from benches.load_fake import issue_text  # noqa: E402
-from bot.store import Store  # noqa: E402
+from bot.service.store import Store  # noqa: E402
 from tests.fakegithub.standalone import bodies  # noqa: E402
 
 SECRET = "load-test-secret"

@@ -17,8 +17,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from bot.matrix import default as default_matrix  # noqa: E402
-from bot.triage import triage  # noqa: E402
+from bot.diagnosis.matrix import default as default_matrix  # noqa: E402
+from bot.diagnosis.plan import triage  # noqa: E402
 from tests.bot.corpus import load  # noqa: E402
 
 FIXTURES = REPO / "tests" / "fixtures"

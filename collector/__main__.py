@@ -17,7 +17,7 @@ from collector.run import Deadline
 if TYPE_CHECKING:
     from collector.check import Engine
     from collector.context import Options, SmokeLevel
-    from collector.report import Report
+    from collector.report.model import Report
 
 
 def parser() -> argparse.ArgumentParser:
@@ -79,7 +79,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     report, engine = collected(options, env, deadline)
     from collector import markdown, templating
     from collector.check import verdicts
-    from collector.report import to_json
+    from collector.report.model import to_json
 
     findings = engine.diagnose(report)
     sys.stdout.write(to_json(report, indent=2) + "\n" if args.json else markdown.render(report, verdicts(findings)))

@@ -1,10 +1,9 @@
 """Hatchling build hook: what a wheel carries that the repository does not (pyproject.toml names this file).
 
 - The templates compiled by Jinja2's own `Environment.compile_templates`, into collector/compiled_templates/, which
-  `collector.templating` loads with Jinja2's `ModuleLoader`: compiling report.md.j2 from source costs 70 ms of a
-  250 ms collector run.
-- The matrix merged into bot/matrix/data/compiled.json, read where importing PyYAML and parsing its 120 KB of YAML
-  costs 30-45 ms.
+`collector.templating` loads with Jinja2's `ModuleLoader`: compiling report.md.j2 from source costs 70 ms of a 250 ms
+collector run. - The matrix merged into bot/diagnosis/matrix/data/compiled.json, read where importing PyYAML and parsing
+its 120 KB of YAML costs 30-45 ms.
 
 Both are made from the source being built, so they cannot be stale; a checkout (and an editable install) has
 neither and reads the sources. Not part of the wheel.
@@ -37,7 +36,7 @@ class CustomBuildHook(BuildHookInterface):  # type: ignore[misc,type-arg,unused-
         finally:
             sys.path.remove(self.root)
         build_data["force_include"][str(compiled)] = "collector/compiled_templates"
-        build_data["force_include"][str(matrix)] = "bot/matrix/data/compiled.json"
+        build_data["force_include"][str(matrix)] = "bot/diagnosis/matrix/data/compiled.json"
 
     def finalize(self, version: str, build_data: dict[str, Any], artifact_path: str) -> None:
         scratch = getattr(self, "_scratch", None)
@@ -54,6 +53,6 @@ def compile_templates(source: Path, target: Path) -> None:
 
 
 def compile_matrix() -> str:
-    from bot.matrix import compile as matrix_compile
+    from bot.diagnosis.matrix import compile as matrix_compile
 
     return matrix_compile.compiled_text()

@@ -10,10 +10,10 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 from collector.markdown import Verdict
-from collector.report import Report
+from collector.report.model import Report
 
 if TYPE_CHECKING:
-    from bot.findings import Finding
+    from bot.diagnosis.findings import Finding
 
 log = logging.getLogger(__name__)
 
@@ -24,7 +24,7 @@ class Engine:
 
     def load(self) -> None:
         try:
-            from bot import matrix, rules
+            from bot.diagnosis import matrix, rules
 
             self.matrix = matrix.default()
             rules.all_rules()
@@ -34,9 +34,9 @@ class Engine:
     def diagnose(self, report: Report) -> list[Finding]:
         if self.matrix is None:
             return []
-        from bot.readers import Case
-        from bot.readers.own import quotes_of
-        from bot.rules import diagnose
+        from bot.diagnosis.readers import Case
+        from bot.diagnosis.readers.own import quotes_of
+        from bot.diagnosis.rules import diagnose
 
         try:
             case = Case(report=report, errors=quotes_of(report, "this report"), formats=["envtriage report"])

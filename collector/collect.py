@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 from collector.context import Context
 from collector.probes import Probe, results_of
-from collector.report import Meta, Missing, Report, Result, in_schema_order
+from collector.report.model import Meta, Missing, Report, Result, in_schema_order
 
 # Probes stuck in uninterruptible calls (a wedged NVML) are abandoned; daemon threads do not hold up exit.
 GRACE_SECONDS = 0.5

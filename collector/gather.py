@@ -12,9 +12,9 @@ from collector.context import Context, NvmlSession, Options, load_pynvml
 from collector.host import Host
 from collector.probes import Probe, all_probes
 from collector.redact import Redactor
-from collector.report import Meta, Report
+from collector.report.model import Meta, Report
 from collector.run import Deadline, ProcessGroups, SubprocessRunner
-from collector.version import VERSION
+from collector.version import version
 
 
 def probe_report(
@@ -45,7 +45,7 @@ def probe_report(
 
 def meta_for(options: Options) -> Meta:
     return Meta(
-        generator=VERSION,
+        generator=version(),
         created=datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%MZ"),
         options={"smoke": options.smoke, "timeout": f"{options.timeout:g}", "python": options.python},
     )

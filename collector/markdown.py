@@ -11,8 +11,8 @@ import json
 from typing import Any
 
 from collector import templating
-from collector.report import Fact, Missing, Report, ReportFormatError, from_json_obj, to_json_obj
-from collector.schema import GPUS, TOPOLOGY, Gpu
+from collector.report.model import Fact, Missing, Report, ReportFormatError, from_json_obj, to_json_obj
+from collector.report.schema import GPUS, TOPOLOGY, Gpu
 
 TWIN_OPEN = "<!-- envtriage:report "
 TWIN_CLOSE = " -->"

@@ -36,7 +36,7 @@ from collector.run import Deadline, describe_exit, kill_group_of, start_interpre
 
 if TYPE_CHECKING:  # the report model is imported after the fork, in each process, not before it in both
     from collector.context import Options
-    from collector.report import Meta, Missing, Report, Result
+    from collector.report.model import Meta, Missing, Report, Result
 
 # Past the deadline, the probe process's own collect() gives its probes 0.5 s more and then sends what it has:
 # 1.5 s after the deadline it is killed, with the children it named, and the report goes out without it.
@@ -53,7 +53,7 @@ class Received:
     done: bool = False
 
     def take(self, message: dict[str, Any]) -> None:
-        from collector.report import decode_facts
+        from collector.report.model import decode_facts
 
         for probe, names in message.get("probes", {}).items():
             self.probe_of.update((name, probe) for name in names)
@@ -110,8 +110,8 @@ class ProbeProcess:
 
     def report(self, meta: Meta) -> Report:
         """Every fact the probe process sent, and for each it did not, a Missing saying why."""
-        from collector.report import Report, in_schema_order
-        from collector.schema import KEYS
+        from collector.report.model import Report, in_schema_order
+        from collector.report.schema import KEYS
 
         received = Received()
         for message in self._messages():
@@ -156,7 +156,7 @@ class ProbeProcess:
 
     def _stop(self, received: Received, duration: float) -> Missing:
         """The probe process ended early or overstayed: kill what is left and say what happened."""
-        from collector.report import Missing
+        from collector.report.model import Missing
 
         # The pipe closes a moment before the exited process can be waited for; one that closed it and lives on
         # is killed like one that overstayed.
@@ -241,7 +241,7 @@ def _ended(proc: Child, within: float) -> tuple[bool, int | None]:
 
 
 def _missing(why: Missing | None, received: Received, name: str) -> Missing:
-    from collector.report import Missing
+    from collector.report.model import Missing
 
     if why is None:  # the probe process said it was done without this fact: a bug, said as such
         why = Missing("was not sent by the probe process", status="error")
@@ -281,7 +281,7 @@ class Sender:
             if self.closed:
                 return
             self.sent.update(facts)
-            from collector.report import encode_facts
+            from collector.report.model import encode_facts
 
             try:
                 self._write({"facts": encode_facts(facts)})
@@ -290,7 +290,7 @@ class Sender:
 
     def finish(self, report: Report) -> None:
         """The facts not sent yet (the probes past the deadline, which collect() gave up on), then done."""
-        from collector.report import encode_facts
+        from collector.report.model import encode_facts
 
         with self.lock:
             self.closed = True

@@ -14,8 +14,8 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from collector.report import Fact, Missing, Report, Result
-from collector.schema import ENV
+from collector.report.model import Fact, Missing, Report, Result
+from collector.report.schema import ENV
 
 REDACTED = "<redacted>"
 

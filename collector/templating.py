@@ -18,7 +18,7 @@ import jinja2
 PACKAGE_DIR = Path(__file__).resolve().parent
 COMPILED_DIR = PACKAGE_DIR / "compiled_templates"
 STAMP = "jinja2-version"  # the Jinja2 release that compiled them: generated code is only sure to run on it
-# The HTML pages have an environment of their own (bot/dashboard.py, autoescaped) and are not compiled here.
+# The HTML pages have an environment of their own (bot/insights/dashboard.py, autoescaped) and are not compiled here.
 NOT_COMPILED = ("dashboard/",)
 # A line break and the blanks around it. The lookbehind starts a match only where a run of blanks starts: a bare
 # `\s*[\r\n]` retries from every blank of a long run, quadratic in a quoted line of 2,000 tabs.
@@ -91,13 +91,13 @@ def cell(value: Any) -> str:
 def code(value: Any) -> str:
     """Inline code that survives backticks inside the value.
 
-    Neighbouring backticks inside are kept apart by a zero-width space: a run of two would close a "``" span
-    early on GitHub, and a run of three looks like a fence to bot/render.py's `inert`, which would then take the
-    text after the span for code and leave an @mention in it live. An empty value is a blank span: "``" is no
-    code span on GitHub, and `inert` would take it for the opening of one.
+    Neighbouring backticks inside are kept apart by a zero-width space: a run of two would close a "``" span early on
+    GitHub, and a run of three looks like a fence to bot/diagnosis/render.py's `inert`, which would then take the text
+    after the span for code and leave an @mention in it live. An empty value is a blank span: "``" is no code span on
+    GitHub, and `inert` would take it for the opening of one.
     """
-    # Inside code nothing is live: the zero-width spaces that keep a value inert in prose (bot/inert.py) would only
-    # be pasted into a terminal with the command, so they go.
+    # Inside code nothing is live: the zero-width spaces that keep a value inert in prose (bot/diagnosis/inert.py) would
+    # only be pasted into a terminal with the command, so they go.
     text = re.sub(NEWLINE, " ", "" if value is None else str(value)).replace("\u200b", "")
     text = re.sub(r"`(?=`)", "`\u200b", text) or " "
     return f"`` {text} ``" if "`" in text else f"`{text}`"

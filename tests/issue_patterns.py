@@ -15,20 +15,26 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from types import ModuleType
 
-from bot.matrix.screen import Screened
+from bot.diagnosis.matrix.screen import Screened
 
 # What reads an issue: the redaction of secrets, the readers (and the parser they borrow for `nvidia-smi topo`),
 # the matrix, the rules, the comment's rendering and inert Markdown, the duplicate signature, the twin's schema.
-PACKAGES = ("bot.readers", "bot.rules", "bot.matrix", "bot.dedupe", "collector.parsers")
+PACKAGES = (
+    "bot.diagnosis.readers",
+    "bot.diagnosis.rules",
+    "bot.diagnosis.matrix",
+    "bot.insights.dedupe",
+    "collector.parsers",
+)
 MODULES = (
     "collector.redact",
-    "collector.report",
+    "collector.report.model",
     "collector.markdown",
-    "bot.triage",
-    "bot.inert",
-    "bot.render",
-    "bot.archs",
-    "bot.webhook",
+    "bot.diagnosis.plan",
+    "bot.diagnosis.inert",
+    "bot.diagnosis.render",
+    "bot.diagnosis.archs",
+    "bot.service.webhook",
 )
 
 
@@ -77,7 +83,7 @@ def _patterns(value: object, name: str, depth: int = 0) -> Iterator[Entry]:
 
 
 def _matrix() -> Iterator[Entry]:
-    from bot.matrix import default
+    from bot.diagnosis.matrix import default
 
     index = default()
     for screened, signature in index._error_patterns:

@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 import yaml
 
-from bot.config import parse as parse_config
-from bot.matrix import default as default_matrix
-from bot.readers import read_case
-from bot.rules import diagnose
+from bot.diagnosis.config import parse as parse_config
+from bot.diagnosis.matrix import default as default_matrix
+from bot.diagnosis.readers import read_case
+from bot.diagnosis.rules import diagnose
 from tests.conftest import fixture_text
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 
-from collector.schema import DriverInfo, Gpu, MigInstance, Topology
+from collector.report.schema import DriverInfo, Gpu, MigInstance, Topology
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 LINK_CELL = re.compile(r"^(X|NV\d+|PIX|PXB|PHB|NODE|SYS|SOC)$")

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from collector.context import Context
-from collector.report import Fact, Missing, Result
-from collector.schema import Key
+from collector.report.model import Fact, Missing, Result
+from collector.report.schema import Key
 
 ProbeFunc = Callable[[Context], Any]
 F = TypeVar("F", bound=ProbeFunc)

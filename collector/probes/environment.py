@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collector.context import Context
 from collector.probes import probe
-from collector.report import Fact, Result
-from collector.schema import ENV
+from collector.report.model import Fact, Result
+from collector.report.schema import ENV
 
 ALLOWED_PREFIXES = (
     "CUDA_",

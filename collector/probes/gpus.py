@@ -6,8 +6,8 @@ from typing import Any
 
 from collector.context import Context, NvmlUnavailable
 from collector.probes import probe
-from collector.report import Fact, Missing, Result, Status
-from collector.schema import DRIVER, GPUS, DriverInfo, Gpu, MigInstance
+from collector.report.model import Fact, Missing, Result, Status
+from collector.report.schema import DRIVER, GPUS, DriverInfo, Gpu, MigInstance
 
 MIB = 1024 * 1024
 

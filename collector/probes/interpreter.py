@@ -10,12 +10,12 @@ import json
 import time
 from typing import Any
 
-from collector import codec
 from collector.context import Context
 from collector.probes import probe
-from collector.report import Fact, Missing, Result
+from collector.report import codec
+from collector.report.model import Fact, Missing, Result
+from collector.report.schema import KEYS, LIBRARIES, PACKAGES, PYTHON, SMOKE_KEYS, TORCH, Key
 from collector.run import describe_exit, kill_group, read_child, start_child
-from collector.schema import KEYS, LIBRARIES, PACKAGES, PYTHON, SMOKE_KEYS, TORCH, Key
 
 MARKER = "@@envtriage "
 # The child's last line: what it prints after is of no use, and its exit can take longer than its work.

@@ -12,8 +12,8 @@ from typing import Literal
 
 from collector.context import Context
 from collector.probes import probe
-from collector.report import Fact, Result
-from collector.schema import LIBRARY_COPIES, LibraryCopy
+from collector.report.model import Fact, Result
+from collector.report.schema import LIBRARY_COPIES, LibraryCopy
 
 WATCHED = re.compile(
     r"^(libcudnn|libnccl|libcublas|libcublasLt|libcudart|libnvrtc|libnvJitLink|libcuda)\.so(\.[\d.]+)?$"

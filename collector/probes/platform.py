@@ -8,8 +8,19 @@ from typing import Literal
 
 from collector.context import Context
 from collector.probes import probe
-from collector.report import Fact, Missing, Result
-from collector.schema import CPU, KERNEL_MODULES, LIMITS, OS, RUNTIME, CpuInfo, KernelModules, Limits, OsInfo, Runtime
+from collector.report.model import Fact, Missing, Result
+from collector.report.schema import (
+    CPU,
+    KERNEL_MODULES,
+    LIMITS,
+    OS,
+    RUNTIME,
+    CpuInfo,
+    KernelModules,
+    Limits,
+    OsInfo,
+    Runtime,
+)
 
 # The ISA features that decide which kernels and dtypes run fast; the whole flag list is noise in an issue.
 KEY_CPU_FLAGS = (

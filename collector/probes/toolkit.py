@@ -8,8 +8,8 @@ from typing import Literal
 
 from collector.context import Context
 from collector.probes import probe
-from collector.report import Fact, Missing, Result
-from collector.schema import TOOLKIT, Nvcc
+from collector.report.model import Fact, Missing, Result
+from collector.report.schema import TOOLKIT, Nvcc
 
 Via = Literal["PATH", "CUDA_HOME", "default"]
 NVCC_RELEASE = re.compile(r"release (\d+\.\d+), V(\d+\.\d+\.\d+)")

@@ -8,8 +8,8 @@ from typing import Any
 
 from collector.context import Context, NvmlUnavailable
 from collector.probes import probe
-from collector.report import Fact, Missing, Result, Status
-from collector.schema import TOPOLOGY, NvLinkState, Topology
+from collector.report.model import Fact, Missing, Result, Status
+from collector.report.schema import TOPOLOGY, NvLinkState, Topology
 
 # nvmlGpuTopologyLevel_t -> the words `nvidia-smi topo -m` prints.
 TOPOLOGY_LEVELS = {0: "PIX", 10: "PIX", 20: "PXB", 30: "PHB", 40: "NODE", 50: "SYS"}

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.matrix import Index
-from bot.matrix import default as default_matrix
-from bot.triage import Plan, triage
-from tests.bot.service import REPO, Running, running, settings_for
+from bot.diagnosis.matrix import Index
+from bot.diagnosis.matrix import default as default_matrix
+from bot.diagnosis.plan import Plan, triage
+from tests.bot.harness import REPO, Running, running, settings_for
 from tests.fakegithub import FakeGitHub
 
 

@@ -3,7 +3,7 @@
 The corpus is split by repository (tests/fixtures/issues/split.yaml): rules are tuned on `tune` only; `test` is
 locked. `python -m tests.bot.corpus --split tune` prints the per-category table and every miss;
 `--split test` prints the same table without the misses, since a locked set is run only as a whole and its
-misses are never read one by one to patch them. tests/bot/test_corpus.py holds the floors.
+misses are never read one by one to patch them. tests/bot/diagnosis/test_corpus.py holds the floors.
 """
 
 from __future__ import annotations
@@ -16,10 +16,10 @@ from pathlib import Path
 
 import yaml
 
-from bot.findings import Finding
-from bot.matrix import Index
-from bot.matrix import default as default_matrix
-from bot.triage import triage
+from bot.diagnosis.findings import Finding
+from bot.diagnosis.matrix import Index
+from bot.diagnosis.matrix import default as default_matrix
+from bot.diagnosis.plan import triage
 
 ISSUES = Path(__file__).resolve().parents[1] / "fixtures" / "issues"
 CORPUS = ISSUES / "real"

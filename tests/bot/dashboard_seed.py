@@ -14,12 +14,12 @@ from pathlib import Path
 
 import sqlalchemy as sa
 
-from bot.dedupe import DuplicateIndex, extract
-from bot.history import History, Triaged, categories_of
-from bot.matrix import Index
-from bot.readers import read_case
-from bot.rules import diagnose
-from bot.store import Store
+from bot.diagnosis.matrix import Index
+from bot.diagnosis.readers import read_case
+from bot.diagnosis.rules import diagnose
+from bot.insights.dedupe import DuplicateIndex, extract
+from bot.insights.history import History, Triaged, categories_of
+from bot.service.store import Store
 from tests.bot.dedupe_eval import load_issues
 from tests.conftest import fixture_text
 

@@ -10,7 +10,7 @@ are not counted either way; how many suggestions fell there is printed. Precisio
 suggested known pairs; recall = suggested positives / positives.
 
 `python -m tests.bot.dedupe_eval` prints precision and recall over a range of thresholds and at the chosen one;
-tests/bot/test_dedupe_eval.py holds the floor.
+tests/bot/insights/test_dedupe_eval.py holds the floor.
 """
 
 from __future__ import annotations
@@ -22,13 +22,13 @@ from pathlib import Path
 import sqlalchemy as sa
 import yaml
 
-from bot.dedupe import DuplicateIndex, Features, extract
-from bot.dedupe.index import Candidate
-from bot.dedupe.score import THRESHOLD
-from bot.matrix import Index
-from bot.matrix import default as default_matrix
-from bot.readers import read_case
-from bot.rules import diagnose
+from bot.diagnosis.matrix import Index
+from bot.diagnosis.matrix import default as default_matrix
+from bot.diagnosis.readers import read_case
+from bot.diagnosis.rules import diagnose
+from bot.insights.dedupe import DuplicateIndex, Features, extract
+from bot.insights.dedupe.index import Candidate
+from bot.insights.dedupe.score import THRESHOLD
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 DUPLICATES = FIXTURES / "duplicates"

@@ -1,4 +1,5 @@
-"""Hostile issues and the checks every entry point must pass on them (tests/bot/test_fuzz.py, benches/fuzz_bench.py).
+"""Hostile issues and the checks every entry point must pass on them (tests/bot/diagnosis/test_fuzz.py,
+benches/fuzz_bench.py).
 
 Bodies are real reports and issues (the seeds) cut, spliced and salted with the Markdown and Unicode that break
 naive parsers, or generated from those fragments alone; our own report's JSON twin is also mutated value by value
@@ -20,14 +21,14 @@ from typing import Any
 
 import yaml
 
-from bot import render
-from bot.dedupe import evidence, extract
-from bot.dedupe.score import Match
-from bot.matrix import Index
-from bot.triage import Duplicate, Plan, triage
-from bot.webhook import digest
+from bot.diagnosis import render
+from bot.diagnosis.matrix import Index
+from bot.diagnosis.plan import Duplicate, Plan, triage
+from bot.insights.dedupe import evidence, extract
+from bot.insights.dedupe.score import Match
+from bot.service.webhook import digest
 from collector import markdown
-from collector.report import ReportFormatError, from_json
+from collector.report.model import ReportFormatError, from_json
 from tests.bot import github_markdown
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
@@ -183,7 +184,8 @@ LIVE_MENTION = re.compile(r"(?<![A-Za-z0-9])(?:@|&#0*64;|&#x0*40;|&commat;)[A-Za
 
 def prose(text: str) -> Iterator[str]:
     """What GitHub renders outside code: CommonMark's fences and code spans, modelled independently of
-    bot/render.py's `inert` (a fence opens only at a line start; a span closes only on a run of equal length)."""
+    bot/diagnosis/render.py's `inert` (a fence opens only at a line start; a span closes only on a run of equal
+    length)."""
     fence: str | None = None
     block: list[str] = []
     for line in text.split("\n"):
@@ -241,7 +243,7 @@ def rules_must_not_fail() -> Iterator[None]:
     failures: list[logging.LogRecord] = []
     handler = logging.Handler(logging.ERROR)
     handler.emit = failures.append  # type: ignore[method-assign]
-    logger = logging.getLogger("bot.rules")
+    logger = logging.getLogger("bot.diagnosis.rules")
     logger.addHandler(handler)
     try:
         yield

@@ -1,10 +1,10 @@
 """What GitHub would make live in a comment, found by rendering it with a real CommonMark parser.
 
-markdown-it-py with raw HTML on, GFM tables and autolinks (linkify) stands in for GitHub's cmark-gfm. Its parsing
-is independent of bot/inert.py (only the list of links we may post is shared), so a disagreement between inert's
-idea of code and a CommonMark parser's shows up as a live thing here. Where linkify is broader than GFM (a bare
-"x.com" or "a@b" with a zero-width space in the domain, "//host", "ftp:"), it is narrowed to GFM: http(s) links
-only, plus a separate check for "www." links.
+markdown-it-py with raw HTML on, GFM tables and autolinks (linkify) stands in for GitHub's cmark-gfm. Its parsing is
+independent of bot/diagnosis/inert.py (only the list of links we may post is shared), so a disagreement between inert's
+idea of code and a CommonMark parser's shows up as a live thing here. Where linkify is broader than GFM (a bare "x.com"
+or "a@b" with a zero-width space in the domain, "//host", "ftp:"), it is narrowed to GFM: http(s) links only, plus a
+separate check for "www." links.
 
 GitHub links more than Markdown does: in text outside code and links it turns "#1", "owner/repo#2", "GH-3" and
 commit SHAs into references; `references` lists those (our own "#N" for a duplicate among them), and `headings`
@@ -19,7 +19,7 @@ from html.parser import HTMLParser
 
 from markdown_it import MarkdownIt
 
-from bot.inert import allowed_link  # the policy: which links the comment may carry
+from bot.diagnosis.inert import allowed_link  # the policy: which links the comment may carry
 
 # Tags a CommonMark + tables rendering produces by itself, and the layout tags our templates use.
 STRUCTURE = {

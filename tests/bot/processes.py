@@ -13,7 +13,7 @@ from pathlib import Path
 
 import httpx
 
-from tests.bot.service import SECRET, wait_until
+from tests.bot.harness import SECRET, wait_until
 from tests.fakegithub import FakeGitHub
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -34,7 +34,7 @@ def unpacked(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_the_wheel_carries_what_the_build_made_and_not_the_hook(wheel: Path) -> None:
     names = zipfile.ZipFile(wheel).namelist()
-    assert "bot/matrix/data/compiled.json" in names
+    assert "bot/diagnosis/matrix/data/compiled.json" in names
     assert "collector/compiled_templates/jinja2-version" in names
     assert sum(name.startswith("collector/compiled_templates/tmpl_") for name in names) > 20
     assert "collector/templates/report.md.j2" in names
@@ -55,7 +55,7 @@ def test_an_installed_wheel_renders_from_compiled_templates_and_reads_the_json_m
         unpacked,
         "import sys; sys.modules['yaml'] = None\n"  # the compiled matrix spares PyYAML
         "from collector import templating\n"
-        "from bot import matrix\n"
+        "from bot.diagnosis import matrix\n"
         "t = templating.environment().get_template('report.md.j2')\n"
         "print(t.root_render_func.__code__.co_filename)\n"
         "print(matrix.load().matrix.reviewed)\n"

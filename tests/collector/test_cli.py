@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from collector import markdown
-from collector.report import SCHEMA, from_json
+from collector.report.model import SCHEMA, from_json
 
 REPO = Path(__file__).resolve().parents[2]
 SECRETS = {

@@ -6,7 +6,7 @@ import ctypes
 from pathlib import Path
 
 from collector.probes import gpus, topology
-from collector.report import Fact, Missing
+from collector.report.model import Fact, Missing
 from tests.collector.conftest import FakeNvml, FakeRunner, make_context, ok
 from tests.conftest import captured, captured_output
 

@@ -7,13 +7,13 @@ import re
 
 import pytest
 
-from bot.matrix import default as default_matrix
-from bot.triage import triage
+from bot.diagnosis.matrix import default as default_matrix
+from bot.diagnosis.plan import triage
 from collector import markdown
 from collector.markdown import MAX_CHARS
 from collector.parsers.smi import topology_from_text
-from collector.report import Fact, from_json
-from collector.schema import GPUS, SMOKE_MATMUL, SMOKE_NCCL, SMOKE_P2P, TOPOLOGY, TORCH
+from collector.report.model import Fact, from_json
+from collector.report.schema import GPUS, SMOKE_MATMUL, SMOKE_NCCL, SMOKE_P2P, TOPOLOGY, TORCH
 from tests.conftest import captured_output, fixture_text
 
 HOST = "h200-2gpu"

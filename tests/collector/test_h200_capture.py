@@ -9,8 +9,8 @@ import re
 import pytest
 
 from collector import markdown
-from collector.report import Fact, from_json
-from collector.schema import DRIVER, GPUS, LIBRARIES, SMOKE_FP8, SMOKE_MATMUL, SMOKE_SDPA, TOPOLOGY, TORCH
+from collector.report.model import Fact, from_json
+from collector.report.schema import DRIVER, GPUS, LIBRARIES, SMOKE_FP8, SMOKE_MATMUL, SMOKE_SDPA, TOPOLOGY, TORCH
 from tests.conftest import captured_output, fixture_text
 
 H200 = "h200-1gpu"

@@ -14,9 +14,9 @@ import pytest
 
 from collector.context import Options
 from collector.probes import interpreter
-from collector.report import Fact, Missing
+from collector.report.model import Fact, Missing
+from collector.report.schema import LIBRARIES, PACKAGES, PYTHON, SMOKE_MATMUL, SMOKE_NCCL, TORCH
 from collector.run import Deadline
-from collector.schema import LIBRARIES, PACKAGES, PYTHON, SMOKE_MATMUL, SMOKE_NCCL, TORCH
 from tests.collector.conftest import make_context
 
 HAS_TORCH = importlib.util.find_spec("torch") is not None  # CI installs torch==2.13.0 (CPU)

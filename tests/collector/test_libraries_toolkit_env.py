@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from collector.probes import environment, libraries, toolkit
-from collector.report import Fact, Missing
+from collector.report.model import Fact, Missing
 from tests.collector.conftest import FakeRunner, make_context, ok
 from tests.conftest import captured, captured_output
 

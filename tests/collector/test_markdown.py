@@ -10,8 +10,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from collector import markdown
-from collector.report import Fact, Meta, Missing, Report, ReportFormatError, from_json, to_json
-from collector.schema import ENV, GPUS, KEYS, PACKAGES, TORCH, Gpu, Package, Packages, TorchInfo
+from collector.report.model import Fact, Meta, Missing, Report, ReportFormatError, from_json, to_json
+from collector.report.schema import ENV, GPUS, KEYS, PACKAGES, TORCH, Gpu, Package, Packages, TorchInfo
 
 finite = st.floats(allow_nan=False, allow_infinity=False, width=32)
 text = st.text(max_size=40)

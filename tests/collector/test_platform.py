@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from collector.probes import platform
-from collector.report import Fact
+from collector.report.model import Fact
 from tests.collector.conftest import make_context
 from tests.conftest import FIXTURES, captured_output
 

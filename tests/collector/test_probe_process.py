@@ -16,9 +16,9 @@ from collector import __main__ as cli
 from collector import gather, probes
 from collector.context import Context, Options
 from collector.probe_process import GRACE_SECONDS, ProbeProcess
-from collector.report import Fact, Meta, Missing
+from collector.report.model import Fact, Meta, Missing
+from collector.report.schema import CPU, ENV, KEYS, LIMITS, CpuInfo, Limits
 from collector.run import Deadline
-from collector.schema import CPU, ENV, KEYS, LIMITS, CpuInfo, Limits
 
 NO_TORCH = "/nonexistent/python"  # the torch child cannot start: these tests are about the probes
 

@@ -7,8 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from collector.redact import Redactor, short_hash
-from collector.report import Fact, Meta, Missing, Report
-from collector.schema import ENV, TORCH, TorchInfo
+from collector.report.model import Fact, Meta, Missing, Report
+from collector.report.schema import ENV, TORCH, TorchInfo
 
 # (planted value, text it sits in): one row per kind of secret the collector must never print.
 PLANTED = [

@@ -29,9 +29,9 @@ from collector.context import Options
 from collector.gather import redactor_for
 from collector.probes import all_probes
 from collector.redact import REDACTED, SAFE_USERS, Redactor, short_hash
-from collector.report import Fact, Meta, Report, from_json, to_json
+from collector.report.model import Fact, Meta, Report, from_json, to_json
+from collector.report.schema import CPU, DRIVER, ENV, GPUS, LIBRARY_COPIES, OS, PYTHON, TOOLKIT, TORCH, Key
 from collector.run import Deadline
-from collector.schema import CPU, DRIVER, ENV, GPUS, LIBRARY_COPIES, OS, PYTHON, TOOLKIT, TORCH, Key
 from tests.collector.conftest import FakeRunner, make_context, ok
 from tests.collector.test_cli import run as cli_run
 from tests.collector.test_platform import captured_tree

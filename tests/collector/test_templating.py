@@ -9,7 +9,7 @@ import jinja2
 import pytest
 
 from collector import build_hook, markdown, templating
-from collector.report import from_json
+from collector.report.model import from_json
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "h200-1gpu"
 

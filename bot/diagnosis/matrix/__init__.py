@@ -1,0 +1,205 @@
+"""The compatibility matrix: strict loading of bot/diagnosis/matrix/data/*.yaml and the questions rules ask of it.
+
+A wheel also carries the YAML merged as JSON (data/compiled.json, written by collector/build_hook.py), read in
+well under a millisecond where importing PyYAML and parsing 120 KB of YAML takes 30-45 ms of the collector's run.
+The JSON is used only while its key, a hash of the YAML files, matches them; otherwise (a checkout) the YAML is read.
+"""
+
+from __future__ import annotations
+
+import bisect
+import functools
+import hashlib
+import itertools
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from bot.diagnosis.matrix.model import (
+    CudaFamily,
+    DriverBranch,
+    ErrorSignature,
+    Feature,
+    GpuModel,
+    Matrix,
+    TorchRelease,
+    WheelArchs,
+    series,
+    version_key,
+)
+from bot.diagnosis.matrix.screen import MIN_WORD, Screened
+from collector.report import codec
+
+DATA_DIR = Path(__file__).resolve().parent / "data"
+COMPILED_NAME = "compiled.json"
+MAX_GPU_NAME = 200
+GPU_CACHE_SIZE = 4096
+MAX_MENTIONS = 64  # of one GPU row in one text
+
+
+class MatrixError(ValueError):
+    """The matrix data is malformed; the message names the file and the key."""
+
+
+def load(directory: Path = DATA_DIR) -> Index:
+    sources = sorted(directory.glob("*.yaml"))
+    merged = compiled(directory, sources)
+    return load_merged(merged_yaml(sources) if merged is None else merged, directory)
+
+
+def load_merged(merged: dict[str, Any], directory: Path) -> Index:
+    try:
+        return Index(codec.decode_as(Matrix, merged))
+    except (codec.DecodeError, PatternError) as exc:
+        raise MatrixError(f"matrix data in {directory}: {exc}") from exc
+
+
+def merged_yaml(sources: list[Path]) -> dict[str, Any]:
+    merged: dict[str, Any] = {}
+    for path in sources:
+        data = _read(path)
+        for key in data:
+            if key in merged and key != "reviewed":
+                raise MatrixError(f"{path.name}: '{key}' is also defined in another file")
+        merged.update(data)
+    return merged
+
+
+def compiled(directory: Path, sources: list[Path]) -> dict[str, Any] | None:
+    """The merged matrix from data/compiled.json, or None where that is missing, unreadable or stale."""
+    try:
+        data = json.loads((directory / COMPILED_NAME).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict) or data.get("key") != sources_key(sources):
+        return None
+    matrix = data.get("matrix")
+    return matrix if isinstance(matrix, dict) else None
+
+
+def sources_key(sources: list[Path]) -> str:
+    digest = hashlib.sha256()
+    for path in sources:
+        content = path.read_bytes()
+        digest.update(f"{path.name}\0{len(content)}\0".encode() + content)
+    return digest.hexdigest()[:32]
+
+
+def _read(path: Path) -> dict[str, Any]:
+    import yaml  # only where data/compiled.json is stale: importing PyYAML alone is 10-30 ms
+
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    try:
+        data = yaml.load(path.read_text(encoding="utf-8"), Loader=loader)  # noqa: S506 - a SafeLoader
+    except yaml.YAMLError as exc:
+        raise MatrixError(f"{path.name}: not valid YAML: {exc}") from exc
+    if not isinstance(data, dict):
+        raise MatrixError(f"{path.name}: the top level must be a mapping")
+    return data
+
+
+class Index:
+    """Matrix plus lookups; patterns are compiled once."""
+
+    def __init__(self, matrix: Matrix) -> None:
+        self.matrix = matrix
+        self._gpu_patterns = [(_screened(gpu.match, f"gpus[{gpu.match!r}]", 2), gpu) for gpu in matrix.gpus]
+        self._gpu_cache: dict[str, GpuModel | None] = {}
+        self._error_patterns = [(_screened(err.pattern, f"errors[{err.id}].pattern"), err) for err in matrix.errors]
+        self._releases = {release.series: release for release in matrix.releases}
+
+    # --- torch releases --------------------------------------------------------------------------------
+
+    def release(self, torch_version: str) -> TorchRelease | None:
+        return self._releases.get(series(torch_version))
+
+    def newest_release(self) -> TorchRelease:
+        return max(self.matrix.releases, key=lambda release: version_key(release.series))
+
+    def is_newer_than_known(self, torch_version: str) -> bool:
+        return version_key(series(torch_version)) > version_key(self.newest_release().series)
+
+    def wheel(self, torch_version: str, variant: str, platform: str = "linux-x86_64") -> WheelArchs | None:
+        wanted = version_key(series(torch_version))
+        for wheel in self.matrix.wheels:
+            if (
+                wheel.variant == variant
+                and wheel.platform == platform
+                and version_key(wheel.torch_min) <= wanted <= version_key(wheel.torch_max)
+            ):
+                return wheel
+        return None
+
+    # --- CUDA and drivers ------------------------------------------------------------------------------
+
+    def family(self, cuda_version: str) -> CudaFamily | None:
+        major = version_key(cuda_version)[0]
+        return next((family for family in self.matrix.families if family.major == major), None)
+
+    def last_branch_for(self, cc: str) -> DriverBranch | None:
+        """For old GPUs: the last driver branch that supports their architecture."""
+        fitting = [b for b in self.matrix.driver_branches if version_key(cc) <= version_key(b.max_cc)]
+        return min(fitting, key=lambda branch: version_key(branch.max_cc), default=None)
+
+    # --- GPUs, features, error texts --------------------------------------------------------------------
+
+    def gpu(self, name: str) -> GpuModel | None:
+        """The model `name` is; asked once per GPU by the readers, the rules and the comment, so remembered.
+        Only the name's first 200 characters are read: real names are under 64, a hostile paste's are not."""
+        name, cache = name[:MAX_GPU_NAME], self._gpu_cache
+        if name in cache:
+            return cache[name]
+        lowered = name.lower()
+        found = next((gpu for p, gpu in self._gpu_patterns if p.possible(lowered) and p.regex.search(name)), None)
+        if len(self._gpu_cache) >= GPU_CACHE_SIZE:  # shared by the worker's threads: bounded, never read twice
+            self._gpu_cache = {}
+        self._gpu_cache[name] = found
+        return found
+
+    def feature(self, feature_id: str) -> Feature:
+        for feature in self.matrix.features:
+            if feature.id == feature_id:
+                return feature
+        raise KeyError(feature_id)
+
+    def errors_in(self, line: str) -> list[ErrorSignature]:
+        lowered = line.lower()
+        return [sig for p, sig in self._error_patterns if p.possible(lowered) and p.regex.search(line)]
+
+    def errors_span(self, text: str) -> list[tuple[int, int, ErrorSignature]]:
+        """Every known error text in `text`, one scan per signature that could match at all."""
+        lowered = text.lower()
+        return [(m.start(), m.end(), sig) for p, sig in self._error_patterns for m in p.finditer(text, lowered)]
+
+    def gpus_in(self, text: str) -> list[tuple[int, str]]:
+        """GPU names mentioned in `text`, in order; where mentions overlap, the row listed first wins. Each row's
+        first MAX_MENTIONS mentions are read: a 64 KB body can name a GPU ten thousand times."""
+        lowered = text.lower()
+        accepted: list[tuple[int, int]] = []  # sorted, none overlapping: a new span is checked against its neighbours
+        for pattern, _ in self._gpu_patterns:
+            for match in itertools.islice(pattern.finditer(text, lowered), MAX_MENTIONS):
+                start, end = match.start(), match.end()
+                at = bisect.bisect_left(accepted, (start, end))
+                before = accepted[at - 1] if at else None
+                after = accepted[at] if at < len(accepted) else None
+                if not (before and before[1] > start) and not (after and after[0] < end):
+                    accepted.insert(at, (start, end))
+        return [(start, text[start:end].strip()) for start, end in accepted]
+
+
+class PatternError(ValueError):
+    """A matrix row's regular expression does not compile."""
+
+
+def _screened(pattern: str, where: str, shortest: int = MIN_WORD) -> Screened:
+    try:
+        return Screened(pattern, shortest=shortest)
+    except re.error as exc:
+        raise PatternError(f"{where}: not a valid regular expression: {exc}") from exc
+
+
+@functools.cache
+def default() -> Index:
+    """The packaged matrix, loaded once per process (call it from an entry point, not at import)."""
+    return load()

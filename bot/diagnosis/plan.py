@@ -1,0 +1,101 @@
+"""Decide: from an issue's text to a Plan (findings, labels, the comment to post). Pure; GitHub I/O is elsewhere."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from typing import Literal
+
+from bot.diagnosis import render
+from bot.diagnosis.config import RepoConfig
+from bot.diagnosis.findings import Finding
+from bot.diagnosis.matrix import Index
+from bot.diagnosis.readers import Case, read_case
+from bot.diagnosis.readers.own import NAME as TWIN_FORMAT
+from bot.diagnosis.rules import diagnose
+from collector.redact import Redactor
+
+
+@dataclass(frozen=True)
+class Duplicate:
+    number: int
+    score: float
+    evidence: list[str]
+    title: str = ""
+    state: str = "open"
+
+
+@dataclass(frozen=True)
+class LabelIntent:
+    """Why a label is wanted: a category's (its description and colour follow from the category), the ask for a
+    report, or a likely duplicate. Carried with the name, since a repository may rename any label."""
+
+    kind: Literal["category", "needs_env", "duplicate"]
+    category: str | None = None
+
+
+@dataclass(frozen=True)
+class Plan:
+    case: Case
+    findings: list[Finding]
+    labels: list[str]  # names, in the order wanted
+    needs_env: bool
+    comment: str | None  # None: nothing applies, and the bot's comment (if any) goes away
+    duplicates: list[Duplicate] = field(default_factory=list)
+    intents: dict[str, LabelIntent] = field(default_factory=dict)  # label name -> why
+
+
+def triage(
+    matrix: Index,
+    body: str | None,
+    title: str = "",
+    comments: Sequence[str] = (),
+    config: RepoConfig | None = None,
+    duplicates: Sequence[Duplicate] = (),
+) -> Plan:
+    case = read_clean(matrix, body, title, comments)
+    findings = diagnose(case, matrix)
+    return plan_for(case, findings, config or RepoConfig(), list(duplicates), matrix)
+
+
+def read_clean(matrix: Index, body: str | None, title: str = "", comments: Sequence[str] = ()) -> Case:
+    """The issue read with its secrets gone, for the CLI and the worker alike.
+
+    Secrets go before the issue is read, so no fact's evidence, quoted error or finding carries one into
+    `python -m bot triage` output, the duplicate index or the history (the comment is redacted again as it is
+    rendered).
+    """
+    clean = Redactor(secrets_only=True).secrets
+    return read_cleaned(matrix, clean(body or ""), clean(title), [clean(comment) for comment in comments])
+
+
+def read_cleaned(matrix: Index, body: str, title: str = "", comments: Sequence[str] = ()) -> Case:
+    """`read_clean` of texts already cleaned of secrets (the worker keeps the clean title and body too).
+
+    A pasted report's twin is JSON and may spell a secret with escapes ("-\u002d-BEGIN"), so the facts decoded
+    from one are cleaned again; facts read from the clean text need nothing more.
+    """
+    case = read_case(matrix, body, title, comments)
+    if TWIN_FORMAT not in case.formats:
+        return case
+    return replace(case, report=Redactor(secrets_only=True).report(case.report))
+
+
+def plan_for(
+    case: Case, findings: list[Finding], config: RepoConfig, duplicates: list[Duplicate], matrix: Index
+) -> Plan:
+    needs_env = any(f.category == "missing_env_report" for f in findings)
+    intents: dict[str, LabelIntent] = {}
+    for finding in findings:
+        if finding.severity != "info" and finding.category and finding.category != "missing_env_report":
+            label = config.label_for(finding.category)
+            if label:
+                intents.setdefault(label, LabelIntent("category", finding.category))
+    if needs_env and config.needs_env_label:
+        intents.setdefault(config.needs_env_label, LabelIntent("needs_env"))
+    shown = duplicates[: config.max_duplicates] if config.duplicates else []
+    if shown and config.duplicate_label:
+        intents.setdefault(config.duplicate_label, LabelIntent("duplicate"))
+    worth_saying = any(f.severity != "info" for f in findings) or shown
+    comment = render.comment(case, findings, shown, matrix) if config.comment and worth_saying else None
+    return Plan(case, findings, list(intents), needs_env, comment, shown, intents)

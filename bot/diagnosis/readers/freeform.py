@@ -1,0 +1,228 @@
+"""Versions, GPUs and errors written in prose: "torch 2.4.1+cu121", "driver 535", "on my RTX 5090", tracebacks.
+
+The lowest-precedence reader: whatever a structured report says wins over what a sentence says.
+"""
+
+from __future__ import annotations
+
+import bisect
+import itertools
+import re
+from collections.abc import Iterator
+from typing import Literal
+
+from bot.diagnosis.matrix import Index
+from bot.diagnosis.matrix.screen import Screened
+from bot.diagnosis.readers.base import MAX_ERRORS, Partial, Quote, Section
+from collector.report.schema import (
+    DRIVER,
+    ENV,
+    GPUS,
+    OS,
+    PACKAGES,
+    PYTHON,
+    RUNTIME,
+    TORCH,
+    DriverInfo,
+    Gpu,
+    OsInfo,
+    Package,
+    Packages,
+    PythonInfo,
+    Runtime,
+    TorchInfo,
+)
+
+NAME = "text"
+# Blanks around a separator are written so that no two quantifiers can share a blank: `\s*(?:=|\s)\s*` tries every
+# split of a long run of spaces (quadratic, and cubic with a third `\s*`: seconds for one 2,000-character line).
+# Version parts are bounded: a 2,000-digit "version" is none, and would be quoted whole in findings.
+TORCH_VERSION = Screened(
+    r"\b(?:py)?torch(?:\s+version)?(?:\s*(?:==|:|=|\bv)|\s)\s*v?"
+    r"(\d{1,9}\.\d{1,9}(?:\.\d{1,9})?(?:\.dev\d{1,12}|a0|rc\d{1,3})?(?:\+(?:cu\d{2,3}|cpu|rocm[\d.]{1,12}|xpu))?)\b"
+)
+TAG_ONLY = Screened(r"\b(\d{1,9}\.\d{1,9}\.\d{1,9})\+(cu\d{3}|cpu|rocm[\d.]{1,12})\b", shortest=2)
+DRIVER_VERSION = Screened(r"\b(?:nvidia\s+)?driver(?:\s+version)?\s*(?:(?:is|:|=)\s*)?v?(\d{3}(?:\.\d{1,3}){0,2})\b")
+COMPANION = Screened(
+    r"\b(torchvision|torchaudio|xformers|flash[-_]attn|vllm|triton|bitsandbytes|deepspeed|transformers|"
+    r"transformer[-_]engine|sglang|accelerate|numpy)(?:\s*(?:==|:|=)|\s)\s*v?(\d{1,9}\.\d{1,9}(?:\.\d{1,9})?(?:\.post\d{1,9})?(?:\+\w{1,40})?)\b"
+)
+PYTHON_VERSION = Screened(r"\bpython\s*(?:version\s*)?(?:[:=]\s*)?(3\.\d{1,2}(?:\.\d{1,2})?)\b")
+WINDOWS = Screened(r"\bwindows\s*(1[01]|server)\b|\bwin(?:dows)?\s?1[01]\b|[A-Z]:\\\\?(?:Users|Program)")
+WSL = Screened(r"\bWSL\s*[12]?\b|microsoft-standard-WSL2")
+DOCKER = Screened(
+    r"\bdocker run\b|\bnvidia-docker\b|\b(?:in|inside|within|using|from) (?:a |the |my )?docker\b|"
+    r"\bdocker(?:file| image| container)\b|--gpus\b|\bkubernetes\b|\bk8s\b|\bpodman\b"
+)
+# `export CUDA_VISIBLE_DEVICES=1`, `CUDA_VISIBLE_DEVICES=$0 ./run.py`, `os.environ["CUDA_VISIBLE_DEVICES"]='1'`.
+ASSIGNMENT = Screened(
+    r"\b((?:CUDA|NVIDIA)_VISIBLE_DEVICES|CUDA_DEVICE_ORDER|LD_LIBRARY_PATH|NCCL_[A-Z_]+|PYTORCH_CUDA_ALLOC_CONF)"
+    # A quoted value may follow spaces (Python); a bare one may not: in `env CUDA_VISIBLE_DEVICES= python3` the
+    # variable is set to the empty string and python3 is the command.
+    r"""(?:["']\])?\s*=(?:\s*["']([^"'\n]*)|([^\s"'`;]*))""",
+    flags=0,
+)
+# Subjects named in prose that some rules need alongside the facts (an A100 alone says nothing about FP8).
+TOPICS = {
+    "fp8": Screened(r"\bfp8\b|\bfloat8|e4m3"),
+    "flash_attention_3": Screened(r"flash[-_ ]?attn[-_ ]?3|flash[-_ ]?attention[- ]?3|\bFA3\b|flash_attn_interface"),
+    "flash_attention": Screened(r"flash[-_ ]?attn|flash[-_ ]?attention"),
+    "mig": Screened(r"(?<!\| )\bMIG\b(?! ?(?:\||M\.))", flags=0),  # not the "| MIG |" / "MIG M." headers
+}
+# "nccl_hang": a collective's name and a word for hanging within NEAR characters of one line, either first. As one
+# pattern, `(nccl|...).{0,60}\b(hang|...)` scanned 60 characters from every occurrence of a word (60 ms for 64 KB
+# of "nccl "); the words are found in one scan each, and paired by position.
+COLLECTIVE_WORDS = Screened(r"nccl|all[-_ ]?reduce|collective|ddp|distributed")
+HANG_WORDS = Screened(r"\b(?:hangs?|hung|stuck|freez\w*|deadlock)")
+NEAR = 60
+MAX_WORDS = 1000  # of each kind, the first in the text: a 64 KB body holds 13,000 words
+WSL_1 = re.compile(r"WSL\s*1", re.I)
+EXCEPTION = Screened(
+    r"^[ \t]*(?:E[ \t]+)?((?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Warning)):[ \t]+(\S.*)$", flags=re.M
+)
+
+
+class Text:
+    """A section's lines as one string, so each pattern scans it in one call; offsets map back to lines."""
+
+    def __init__(self, section: Section) -> None:
+        self.section = section
+        self.text = section.text
+        self.lowered = section.lowered
+        self.starts = [0]
+        for line in section.lines[:-1]:
+            self.starts.append(self.starts[-1] + len(line) + 1)
+
+    def line_of(self, offset: int) -> int:
+        return bisect.bisect_right(self.starts, offset) - 1
+
+    def quote(self, start: int, end: int) -> Quote:
+        first, last = self.line_of(start), self.line_of(max(start, end - 1))
+        text = " ".join(line.strip() for line in self.section.lines[first : last + 1])
+        return Quote(text=text[:500], where=self.section.where(first))
+
+    def all(self, pattern: Screened) -> Iterator[re.Match[str]]:
+        return pattern.finditer(self.text, self.lowered)
+
+    def first(self, pattern: Screened) -> re.Match[str] | None:
+        return next(iter(self.all(pattern)), None)
+
+
+def read(section: Section, matrix: Index) -> Partial:
+    partial = Partial(NAME)
+    text = Text(section)
+    _versions(partial, text)
+    _environment(partial, text)
+    _companions(partial, text)
+    _gpus(partial, text, matrix)
+    _errors(partial, text, matrix)
+    for name, pattern in TOPICS.items():
+        if match := text.first(pattern):
+            partial.topics[name] = text.quote(match.start(), match.end())
+    if span := _collective_hang(text):
+        partial.topics["nccl_hang"] = text.quote(*span)
+    variables: dict[str, tuple[int, str]] = {}
+    for match in text.all(ASSIGNMENT):
+        value = match.group(2) if match.group(2) is not None else match.group(3)
+        variables.setdefault(match.group(1), (text.line_of(match.start()), value))
+    if variables:
+        first = min(index for index, _ in variables.values())
+        partial.add(ENV, {name: value for name, (_, value) in variables.items()}, section, first)
+    return partial
+
+
+def _versions(partial: Partial, text: Text) -> None:
+    found = [m for m in (text.first(TORCH_VERSION), text.first(TAG_ONLY)) if m]
+    if found:
+        match = min(found, key=lambda m: m.start())
+        version = match.group(1) if match.re is TORCH_VERSION.regex else f"{match.group(1)}+{match.group(2)}"
+        tag = version.split("+", 1)[1] if "+" in version else None
+        info = TorchInfo(version=version, tag=tag, build=build_of(tag))
+        partial.add(TORCH, info, text.section, text.line_of(match.start()))
+    if driver := text.first(DRIVER_VERSION):
+        partial.add(DRIVER, DriverInfo(version=driver.group(1)), text.section, text.line_of(driver.start()))
+    if python := text.first(PYTHON_VERSION):
+        partial.add(PYTHON, PythonInfo(version=python.group(1)), text.section, text.line_of(python.start()))
+
+
+def build_of(tag: str | None) -> Literal["cuda", "rocm", "cpu"] | None:
+    if tag is None:
+        return None
+    return "cpu" if tag == "cpu" else "rocm" if tag.startswith("rocm") else "cuda" if tag.startswith("cu") else None
+
+
+def _environment(partial: Partial, text: Text) -> None:
+    for windows in text.all(WINDOWS):
+        index = text.line_of(windows.start())
+        if not WSL.regex.search(text.section.lines[index]):
+            partial.add(OS, OsInfo(system="Windows", machine="unknown"), text.section, index)
+            break
+    if wsl := text.first(WSL):
+        version = 1 if WSL_1.fullmatch(wsl.group(0)) else 2
+        runtime = Runtime(wsl=version, evidence=[wsl.group(0)])  # type: ignore[arg-type]
+        partial.add(RUNTIME, runtime, text.section, text.line_of(wsl.start()))
+    elif docker := text.first(DOCKER):
+        runtime = Runtime(container="docker", evidence=[docker.group(0)])
+        partial.add(RUNTIME, runtime, text.section, text.line_of(docker.start()))
+
+
+def _companions(partial: Partial, text: Text) -> None:
+    packages: dict[str, tuple[int, Package]] = {}
+    for match in text.all(COMPANION):
+        name = match.group(1).lower().replace("_", "-")
+        packages.setdefault(name, (text.line_of(match.start()), Package(name=name, version=match.group(2))))
+    if packages:
+        first = min(index for index, _ in packages.values())
+        partial.add(PACKAGES, Packages(selected=[p for _, p in packages.values()]), text.section, first)
+
+
+def _gpus(partial: Partial, text: Text, matrix: Index) -> None:
+    mentions = matrix.gpus_in(text.text)
+    if not mentions:
+        return
+    names: dict[str, str] = {}  # a 64 KB body may name a GPU ten thousand times
+    for _, found in mentions:
+        names.setdefault(found.lower(), found)
+    gpus = [Gpu(index=index, name=name) for index, name in enumerate(names.values())]
+    partial.add(GPUS, gpus, text.section, text.line_of(mentions[0][0]))
+
+
+def _errors(partial: Partial, text: Text, matrix: Index) -> None:
+    # Terminals and issue editors wrap long errors after "...so:"; a colon at a line end is read as ": "
+    # (same length, so offsets still point at the right lines).
+    unwrapped = text.text.replace(":\n", ": ")
+    known = sorted((start, end) for start, end, _ in matrix.errors_span(unwrapped))
+    other = [(m.start(), m.end()) for m in text.all(EXCEPTION)]
+    spans: dict[int, tuple[int, int]] = {}
+    for start, end in [*known, *other]:  # a known error's quote (with its wrapped tail) beats a bare exception line
+        spans.setdefault(text.line_of(start), (start, end))
+    quotes: dict[str, Quote] = {}  # a body can hold an error on each of its 4,000 lines; MAX_ERRORS are kept
+    for line in sorted(spans):
+        quote = text.quote(*spans[line])
+        quotes.setdefault(quote.text, quote)
+        if len(quotes) == MAX_ERRORS:
+            break
+    partial.errors.extend(quotes.values())
+
+
+def _collective_hang(text: Text) -> tuple[int, int] | None:
+    """Where a collective (NCCL, all-reduce, DDP...) is said to hang, hang first or last; None if nowhere."""
+    hangs = [m.span() for m in itertools.islice(text.all(HANG_WORDS), MAX_WORDS)]
+    if not hangs:
+        return None
+    collectives = [m.span() for m in itertools.islice(text.all(COLLECTIVE_WORDS), MAX_WORDS)]
+    # After a hang word, only NCCL or all-reduce counts, and the hang word must end a word ("hanging NCCL" does not).
+    ended = [(start, end) for start, end in hangs if not text.text[end : end + 1].replace("_", "a").isalnum()]
+    named = [(start, end) for start, end in collectives if text.text[start] in "nNaA"]
+    found = [span for span in (_followed(collectives, hangs, text.text), _followed(ended, named, text.text)) if span]
+    return min(found) if found else None
+
+
+def _followed(firsts: list[tuple[int, int]], thens: list[tuple[int, int]], text: str) -> tuple[int, int] | None:
+    """The first span of `firsts` followed on its line by one of `thens` within NEAR characters, joined."""
+    starts = [start for start, _ in thens]
+    for start, end in firsts:
+        at = bisect.bisect_left(starts, end)
+        if at < len(thens) and thens[at][0] - end <= NEAR and "\n" not in text[end : thens[at][0]]:
+            return start, thens[at][1]
+    return None

@@ -1,0 +1,67 @@
+"""torch's build against the driver: a CPU-only wheel on a GPU machine, a CUDA newer than the driver runs."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from bot.diagnosis.findings import Finding
+from bot.diagnosis.matrix.model import series, version_key
+from bot.diagnosis.rules import advice, finding, rule
+from bot.diagnosis.rules.view import View
+from collector.report.schema import DRIVER, TORCH
+
+
+def target_series(v: View) -> str:
+    """Where a fix should start: the user's own release if the matrix knows it, else the newest known."""
+    if v.release is not None:
+        return v.release.series
+    return v.matrix.newest_release().series
+
+
+def ccs(v: View) -> list[str]:
+    return [g.cc for g in v.gpus if g.cc]
+
+
+@rule
+def cpu_only_wheel(v: View) -> Iterator[Finding]:
+    quoted = v.quoted("cpu_only_wheel")
+    gpus = [g.gpu.name for g in v.gpus]
+    has_gpu = bool(gpus) or bool(v.driver and v.driver.version)
+    if not ((v.cpu_build and (has_gpu or quoted)) or (quoted and not v.torch_cuda)):
+        return
+    driver = v.driver.version if v.driver and not v.windows else None
+    wheel = advice.choose(v.matrix, ccs(v), driver, not_before=target_series(v))
+    evidence = [*v.evidence(TORCH), *v.gpu_evidence(), *(f"{q.text} ({q.where})" for _, q in quoted)]
+    yield finding(
+        "cpu_only_wheel", "cpu_only_wheel", "error", evidence,
+        confidence=1.0 if v.cpu_build else 0.8,
+        version=v.torch.version if v.torch else None, gpus=", ".join(dict.fromkeys(gpus)), windows=v.windows,
+        uninstall=advice.uninstall_command(), command=advice.install_command(wheel) if wheel else None,
+    )  # fmt: skip
+
+
+@rule
+def driver_too_old(v: View) -> Iterator[Finding]:
+    cuda = v.torch_cuda
+    if cuda is None or v.cpu_build or v.driver is None:
+        return
+    family = v.matrix.family(cuda)
+    if family is None:
+        return
+    floor = family.min_driver_windows if v.windows and family.min_driver_windows else family.min_driver_linux
+    if v.driver.version:
+        too_old = version_key(v.driver.version) < version_key(floor)
+    elif v.driver.cuda_max:
+        too_old = version_key(v.driver.cuda_max)[0] < family.major
+    else:
+        return
+    if not too_old:
+        return
+    start = series(v.torch.version) if v.torch and v.torch.version else target_series(v)
+    wheel = advice.choose(v.matrix, ccs(v), None if v.windows else v.driver.version, not_before=start)
+    yield finding(
+        "driver_too_old", "driver_too_old", "error", [*v.evidence(TORCH), *v.evidence(DRIVER)],
+        cuda=cuda, driver=v.driver.version, driver_cuda=v.driver.cuda_max, floor=floor, branch=family.min_driver_branch,
+        command=advice.install_command(wheel) if wheel and wheel.cuda != cuda else None,
+        wheel_cuda=wheel.cuda if wheel else None, source=family.source,
+    )  # fmt: skip

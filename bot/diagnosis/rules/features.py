@@ -1,0 +1,74 @@
+"""Features gated by compute capability: FP8 needs sm_89+, FlashAttention needs sm_80+ (FA3: Hopper)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from bot.diagnosis.findings import Finding, Severity
+from bot.diagnosis.matrix.model import Feature, version_key
+from bot.diagnosis.rules import finding, rule
+from bot.diagnosis.rules.view import GpuView, View
+from collector.report.model import Fact
+from collector.report.schema import SMOKE_FP8, SMOKE_SDPA, Key, SmokeResult
+
+
+def below(feature: Feature, gpus: list[GpuView]) -> list[GpuView]:
+    """The GPUs the feature does not run on."""
+    out = []
+    for gpu in gpus:
+        if gpu.cc is None:
+            continue
+        too_low = version_key(gpu.cc) < version_key(feature.min_cc)
+        too_high = feature.max_cc is not None and version_key(gpu.cc) > version_key(feature.max_cc)
+        not_listed = bool(feature.only_cc) and gpu.cc not in feature.only_cc
+        if too_low or too_high or not_listed:
+            out.append(gpu)
+    return out
+
+
+def smoke_failed(v: View, key: Key[SmokeResult]) -> str | None:
+    result = v.report.facts.get(key.name)
+    if isinstance(result, Fact) and not result.value.passed:
+        return f"{key.title} failed: {result.value.detail}"
+    return None
+
+
+@rule
+def fp8_unsupported(v: View) -> Iterator[Finding]:
+    feature = v.matrix.feature("fp8")
+    quoted = v.quoted("fp8_unsupported")
+    failed = smoke_failed(v, SMOKE_FP8)
+    unable = below(feature, v.gpus)
+    mentioned = v.case.topics.get("fp8")
+    if not (quoted or failed or (mentioned and unable)) or (v.gpus and not unable and not failed):
+        return
+    evidence = [*(f"{q.text} ({q.where})" for _, q in quoted), *v.gpu_evidence(), *([failed] if failed else [])]
+    if mentioned:
+        evidence.append(f"{mentioned.text} ({mentioned.where})")
+    yield finding(
+        "fp8_unsupported", "fp8_unsupported", "error", evidence,
+        confidence=0.95 if unable and (quoted or failed) else 0.75 if unable else 0.7,
+        gpus=[f"{g.gpu.name} (sm_{(g.cc or '').replace('.', '')})" for g in unable], feature=feature,
+    )  # fmt: skip
+
+
+@rule
+def flash_attn_unsupported(v: View) -> Iterator[Finding]:
+    fa3 = any(name.startswith(("flash-attn-3", "flash-attn3")) for name in v.packages)
+    fa3 = fa3 or "flash_attention_3" in v.case.topics
+    feature = v.matrix.feature("flash_attn_3" if fa3 else "flash_attn_2")
+    quoted = v.quoted("flash_attn_unsupported")
+    failed = smoke_failed(v, SMOKE_SDPA)
+    mentioned = v.case.topics.get("flash_attention_3" if fa3 else "flash_attention")
+    installed = fa3 or "flash-attn" in v.packages or mentioned is not None
+    unable = below(feature, v.gpus)
+    if not (quoted or failed or (installed and unable)) or (v.gpus and not unable and not failed):
+        return
+    evidence = [*(f"{q.text} ({q.where})" for _, q in quoted), *v.gpu_evidence(), *([failed] if failed else [])]
+    if mentioned:
+        evidence.append(f"{mentioned.text} ({mentioned.where})")
+    severity: Severity = "error" if quoted or failed else "warning"
+    yield finding(
+        "flash_attn_unsupported", "flash_attn_unsupported", severity, evidence,
+        gpus=[f"{g.gpu.name} (sm_{(g.cc or '').replace('.', '')})" for g in unable], feature=feature, fa3=fa3,
+    )  # fmt: skip

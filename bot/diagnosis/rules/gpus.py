@@ -1,0 +1,159 @@
+"""The GPUs against the wheel and the driver: missing kernels, GPUs too old, GPUs hidden, MIG."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from bot.diagnosis import archs
+from bot.diagnosis.findings import Finding, Severity
+from bot.diagnosis.matrix.model import series, version_key
+from bot.diagnosis.rules import advice, finding, rule
+from bot.diagnosis.rules.build import ccs
+from bot.diagnosis.rules.view import GpuView, View
+from collector.report.schema import DRIVER, ENV, GPUS, TORCH
+
+
+def compiled(v: View) -> tuple[list[archs.Arch], str] | None:
+    """The wheel's arch list: as torch reported it, else from the matrix for its version and variant."""
+    if v.torch and v.torch.arch_list:
+        return archs.arch_list(v.torch.arch_list), "torch.cuda.get_arch_list()"
+    if v.torch and v.torch.version and v.variant:
+        wheel = v.matrix.wheel(v.torch.version, v.variant, "windows" if v.windows else "linux-x86_64")
+        wheel = wheel or v.matrix.wheel(v.torch.version, v.variant)
+        if wheel:
+            return archs.arch_list(wheel.archs, wheel.ptx), f"matrix: {wheel.variant} wheels ({wheel.source})"
+    return None
+
+
+@rule
+def gpu_arch_unsupported(v: View) -> Iterator[Finding]:
+    built = compiled(v)
+    if built is None or v.cpu_build:
+        return
+    arch_list, where = built
+    unsupported = [g for g in v.gpus if g.cc and not archs.runs_on(arch_list, g.cc) and not too_old_for_cuda(v, g)]
+    for gpu in _distinct(unsupported):
+        start = series(v.torch.version) if v.torch and v.torch.version else None
+        wheel = advice.choose(v.matrix, ccs(v), _driver(v), not_before=start)
+        evidence = [*v.evidence(TORCH), *v.gpu_evidence(), f"compiled for {archs.describe(arch_list)} ({where})"]
+        yield finding(
+            "gpu_arch_unsupported", "gpu_arch_unsupported", "error", evidence,
+            confidence=0.9 if gpu.cc_from_matrix else 1.0,
+            gpu=gpu.gpu.name, cc=gpu.cc, sm="sm_" + (gpu.cc or "").replace(".", ""), built=archs.describe(arch_list),
+            version=v.torch.version if v.torch else None, command=advice.install_command(wheel) if wheel else None,
+            wheel=wheel, floor=_floor(v, wheel.variant) if wheel else None,
+        )  # fmt: skip
+
+
+def too_old_for_cuda(v: View, gpu: GpuView) -> bool:
+    family = v.matrix.family(v.torch_cuda) if v.torch_cuda else None
+    return bool(gpu.cc and family and family.min_cc and version_key(gpu.cc) < version_key(family.min_cc))
+
+
+@rule
+def gpu_too_old_for_cuda(v: View) -> Iterator[Finding]:
+    for gpu in _distinct([g for g in v.gpus if too_old_for_cuda(v, g)]):
+        start = series(v.torch.version) if v.torch and v.torch.version else None
+        wheel = advice.choose(v.matrix, [gpu.cc or ""], _driver(v), not_before=start)
+        branch = v.matrix.last_branch_for(gpu.cc or "")
+        yield finding(
+            "gpu_too_old_for_cuda", "gpu_too_old_for_cuda", "error", [*v.evidence(TORCH), *v.gpu_evidence()],
+            gpu=gpu.gpu.name, cc=gpu.cc, cuda=v.torch_cuda, family=v.matrix.family(v.torch_cuda or ""),
+            command=advice.install_command(wheel) if wheel else None, branch=branch,
+        )  # fmt: skip
+    if v.torch_cuda is None:
+        yield from _unsupported_by_any_wheel(v)
+    driver = v.driver.version if v.driver else None
+    for gpu in _distinct(v.gpus):
+        branch = v.matrix.last_branch_for(gpu.cc or "99")
+        if driver and branch and version_key(driver)[0] > branch.last_branch:
+            yield finding(
+                "gpu_dropped_by_driver", "gpu_too_old_for_cuda", "error", [*v.evidence(DRIVER), *v.gpu_evidence()],
+                gpu=gpu.gpu.name, cc=gpu.cc, driver=driver, branch=branch,
+            )  # fmt: skip
+
+
+# NVIDIA's container runtime reads "void" and "none" as "no GPU"; an empty CUDA_VISIBLE_DEVICES hides them all.
+HIDES_ALL = {"", "void", "none", "-1"}
+
+
+def _unsupported_by_any_wheel(v: View) -> Iterator[Finding]:
+    """Without torch's version: GPUs older than anything any wheel in the matrix was built for."""
+    oldest = min((version_key(arch) for wheel in v.matrix.matrix.wheels for arch in wheel.archs), default=None)
+    if oldest is None:
+        return
+    for gpu in _distinct([g for g in v.gpus if g.cc and version_key(g.cc) < oldest]):
+        yield finding(
+            "gpu_unsupported_by_any_wheel", "gpu_too_old_for_cuda", "error", v.gpu_evidence(),
+            confidence=0.9, gpu=gpu.gpu.name, cc=gpu.cc, oldest=".".join(map(str, oldest)),
+        )  # fmt: skip
+
+
+@rule
+def gpus_hidden_by_env(v: View) -> Iterator[Finding]:
+    hiding = {
+        name: value
+        for name, value in v.env.items()
+        if name == "CUDA_VISIBLE_DEVICES" or (name == "NVIDIA_VISIBLE_DEVICES" and value.strip().lower() in HIDES_ALL)
+    }
+    if not hiding or any(g.gpu.mig_mode for g in v.gpus):
+        return
+    seen_by_torch = v.torch.device_count if v.torch else None
+    total = len(v.gpus)
+    said_none = v.torch is not None and "No CUDA GPUs are available" in (v.torch.init_error or "")
+    fewer = seen_by_torch is not None and total > seen_by_torch
+    hides_all = any(value.strip().strip("`").lower() in HIDES_ALL for value in hiding.values())
+    quoted = v.quoted("gpus_hidden_by_env")
+    gpu_expected = bool(v.gpus or v.torch_cuda or quoted)
+    if not (said_none or fewer or (hides_all and gpu_expected) or quoted):
+        return
+    evidence = [*v.evidence(ENV), *v.evidence(GPUS), *v.evidence(TORCH), *(f"{q.text} ({q.where})" for _, q in quoted)]
+    yield finding(
+        "gpus_hidden_by_env", "gpus_hidden_by_env", "error", evidence,
+        confidence=1.0 if said_none or fewer else 0.85, hiding=hiding, seen=seen_by_torch, total=total or None,
+    )  # fmt: skip
+
+
+@rule
+def mig_related(v: View) -> Iterator[Finding]:
+    partitioned = [g for g in v.gpus if g.gpu.mig_mode]
+    quoted = v.quoted("mig_related")
+    mentioned = v.case.topics.get("mig")
+    if not partitioned and not quoted:
+        if mentioned and _mig_capable(v):
+            evidence = [f"{mentioned.text} ({mentioned.where})", *v.gpu_evidence()]
+            yield finding(
+                "mig_related", "mig_related", "warning", evidence, confidence=0.6,
+                gpus=[], instances=0, seen=None, visible=v.env.get("CUDA_VISIBLE_DEVICES"),
+            )  # fmt: skip
+        return
+    seen = v.torch.device_count if v.torch else None
+    severity: Severity = "error" if quoted or seen == 0 else "warning"
+    evidence = [*v.evidence(GPUS), *v.evidence(TORCH), *(f"{q.text} ({q.where})" for _, q in quoted)]
+    yield finding(
+        "mig_related", "mig_related", severity, evidence,
+        gpus=[g.gpu.name for g in partitioned], instances=sum(len(g.gpu.mig_instances) for g in partitioned),
+        seen=seen, visible=v.env.get("CUDA_VISIBLE_DEVICES"),
+    )  # fmt: skip
+
+
+def _mig_capable(v: View) -> bool:
+    """ "MIG" in the text means the partitioning only beside a GPU that can do it (or no GPU named at all)."""
+    models = [v.matrix.gpu(g.gpu.name) for g in v.gpus]
+    return not v.gpus or any(model is not None and model.mig for model in models)
+
+
+def _distinct(gpus: list[GpuView]) -> list[GpuView]:
+    seen: dict[tuple[str, str | None], GpuView] = {}
+    for gpu in gpus:
+        seen.setdefault((gpu.gpu.name, gpu.cc), gpu)
+    return list(seen.values())
+
+
+def _driver(v: View) -> str | None:
+    return v.driver.version if v.driver and not v.windows else None
+
+
+def _floor(v: View, variant: str) -> str | None:
+    family = v.matrix.family(advice.cuda_of(variant))
+    return family.min_driver_linux if family else None

@@ -1,0 +1,108 @@
+"""torch's companions and installers: torchvision/torchaudio from another release, torch installed twice."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from bot.diagnosis.findings import Finding
+from bot.diagnosis.matrix.model import TorchRelease, is_version, version_key
+from bot.diagnosis.rules import advice, finding, rule
+from bot.diagnosis.rules.view import View
+from collector.report.schema import PACKAGES, TORCH, Package
+
+
+def expected_companion(release: TorchRelease, torch_version: str, name: str) -> str | None:
+    table = release.torchvision if name == "torchvision" else release.torchaudio
+    base = torch_version.split("+")[0]
+    expected = table.get(base)
+    if expected is None and len(version_key(base)) == 2:  # "torch 2.4": any patch of the series will do
+        expected = table.get(release.patches[-1])
+    return expected
+
+
+def matches(found: str, expected: str) -> bool:
+    """Compare as far as the user's version goes: "0.19" matches "0.19.1"."""
+    have = version_key(found)
+    return have == version_key(expected)[: len(have)]
+
+
+def tag(version: str) -> str | None:
+    return version.split("+", 1)[1] if "+" in version else None
+
+
+def companion_finding(v: View, name: str) -> Finding | None:
+    package = v.packages.get(name)
+    if package is None or v.torch is None or not v.torch.version or v.release is None:
+        return None
+    if not is_version(package.version):  # installed from a URL that names no version
+        return None
+    expected = expected_companion(v.release, v.torch.version, name)
+    if expected is None:
+        return None
+    wrong_version = not matches(package.version, expected)
+    torch_tag, companion_tag = v.torch.tag, tag(package.version)
+    wrong_variant = bool(torch_tag and companion_tag and torch_tag != companion_tag and name == "torchvision")
+    if not (wrong_version or wrong_variant):
+        return None
+    variant = v.variant or v.release.default_variant
+    index = advice.INDEX_URL.format(variant=variant)
+    evidence = [*v.evidence(TORCH), *v.evidence(PACKAGES)]
+    return finding(
+        f"{name}_mismatch", f"{name}_mismatch", "error", evidence,
+        name=name, found=package.version, expected=expected, torch=v.torch.version, variant_only=not wrong_version,
+        command=f"pip install --force-reinstall --no-deps {name}=={expected} --index-url {index}",
+    )  # fmt: skip
+
+
+@rule
+def torchvision_mismatch(v: View) -> Iterator[Finding]:
+    found = companion_finding(v, "torchvision")
+    if found:
+        yield found
+
+
+@rule
+def torchaudio_mismatch(v: View) -> Iterator[Finding]:
+    found = companion_finding(v, "torchaudio")
+    if found:
+        yield found
+
+
+TWICE_MATTERS = ("torch", "torchvision", "torchaudio", "triton", "pytorch-triton", "numpy")
+
+
+@rule
+def mixed_installs(v: View) -> Iterator[Finding]:
+    found = v.report.get(PACKAGES)
+    duplicates = (
+        [d for d in found.duplicates if d.name in TWICE_MATTERS or d.name.startswith("nvidia-")] if found else []
+    )
+    cuda_majors = _nvidia_majors(list(v.packages.values()))
+    if not duplicates and len(cuda_majors) < 2:
+        return
+    evidence = [
+        f"{d.name} {c.version} ({c.installer or 'installer unknown'}{', ' + c.location if c.location else ''})"
+        for d in duplicates
+        for c in d.copies
+    ]
+    evidence += [
+        f"{p.name} {p.version}" for p in v.packages.values() if _major(p) in cuda_majors and len(cuda_majors) > 1
+    ]
+    breaks = any(d.name == "torch" for d in duplicates) or len(cuda_majors) > 1
+    # Two installs explain much, but a decisive error text names the symptom the user must act on first.
+    yield finding(
+        "mixed_installs", "mixed_installs", "error" if breaks else "warning", [*evidence, *v.evidence(PACKAGES)],
+        confidence=0.75,
+        duplicates=duplicates, cuda_majors=sorted(cuda_majors),
+    )  # fmt: skip
+
+
+def _major(package: Package) -> str | None:
+    name = package.name.lower()
+    suffix = name.rsplit("-", 1)[-1]
+    return suffix if name.startswith("nvidia-") and suffix in ("cu11", "cu12", "cu13") else None
+
+
+def _nvidia_majors(packages: list[Package]) -> set[str]:
+    """nvidia-cudnn-cu11 beside nvidia-cudnn-cu12: two CUDA majors' libraries in one environment."""
+    return {major for package in packages if (major := _major(package))}

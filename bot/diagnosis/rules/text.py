@@ -1,0 +1,60 @@
+"""What the words say when the facts don't: known error texts, a missing report, versions the matrix lacks."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from bot.diagnosis.findings import CATEGORIES, Finding
+from bot.diagnosis.matrix.model import ErrorSignature
+from bot.diagnosis.readers.base import Quote
+from bot.diagnosis.rules import finding, rule
+from bot.diagnosis.rules.view import View
+from collector.report.schema import TORCH
+
+# Confidence of a diagnosis that rests on an error text alone.
+TEXT_CONFIDENCE = {"decisive": 0.8, "suggestive": 0.5}
+
+
+@rule
+def known_error(v: View) -> Iterator[Finding]:
+    """One finding per category the quoted errors point to; `diagnose` drops it where facts said more."""
+    strongest: dict[str, tuple[ErrorSignature, Quote]] = {}
+    for signature, quote in v.signatures:
+        held = strongest.get(signature.category)
+        if held is None or (held[0].strength == "suggestive" and signature.strength == "decisive"):
+            strongest[signature.category] = (signature, quote)
+    for category, (signature, quote) in strongest.items():
+        decisive = signature.strength == "decisive"
+        yield finding(
+            "known_error", category, "error" if decisive else "warning", [f"{quote.text} ({quote.where})"],
+            confidence=TEXT_CONFIDENCE[signature.strength], signature=signature, quote=quote.text,
+            summary=CATEGORIES[category], have_report=v.usable_report(), families=v.matrix.matrix.families,
+        )  # fmt: skip
+
+
+# Below every diagnosis, even one from a vague error text: asking for a report is what to do next, not the cause.
+MISSING_REPORT_CONFIDENCE = 0.3
+
+
+@rule
+def missing_env_report(v: View) -> Iterator[Finding]:
+    if v.usable_report() and not v.case.damaged_report:
+        return
+    empty = [field.heading for field in v.case.fields if field.role == "environment" and field.empty]
+    evidence = [f"the '{heading}' field is empty" for heading in empty] or [
+        "no PyTorch version, GPU, driver or package list found in the issue"
+    ]
+    yield finding(
+        "missing_env_report", "missing_env_report", "warning", evidence, confidence=MISSING_REPORT_CONFIDENCE,
+        damaged=v.case.damaged_report, has_error=bool(v.case.errors),
+    )  # fmt: skip
+
+
+@rule
+def matrix_does_not_know(v: View) -> Iterator[Finding]:
+    version = v.torch.version if v.torch else None
+    if version and v.release is None and v.matrix.is_newer_than_known(version):
+        yield finding(
+            "matrix_does_not_know", None, "info", v.evidence(TORCH),  # type: ignore[arg-type]
+            version=version, newest=v.matrix.newest_release().series, reviewed=v.matrix.matrix.reviewed,
+        )  # fmt: skip

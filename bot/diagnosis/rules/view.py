@@ -1,0 +1,205 @@
+"""The questions every rule asks of a case, answered once: torch's CUDA, the GPUs with their capability, ..."""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import re
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from bot.diagnosis.matrix import Index
+from bot.diagnosis.matrix.model import ErrorSignature, TorchRelease, is_version
+from bot.diagnosis.readers import Case
+from bot.diagnosis.readers.base import Quote
+from collector.child.packages_child import normalise
+from collector.report.model import Fact, Missing
+from collector.report.schema import (
+    DRIVER,
+    ENV,
+    GPUS,
+    LIBRARIES,
+    LIBRARY_COPIES,
+    OS,
+    PACKAGES,
+    RUNTIME,
+    TORCH,
+    DriverInfo,
+    Gpu,
+    Key,
+    Library,
+    LibraryCopy,
+    Package,
+    Runtime,
+    TorchInfo,
+)
+
+
+@dataclass(frozen=True)
+class GpuView:
+    gpu: Gpu
+    cc: str | None
+    cc_from_matrix: bool  # the capability was looked up by name, not reported
+
+
+def summary(key: Key[Any], value: Any) -> str:
+    """A fact in one short line, for evidence when there is no pasted line to quote."""
+    if isinstance(value, TorchInfo):
+        return f"torch {value.version or '?'}" + (f", CUDA {value.cuda}" if value.cuda else "")
+    if isinstance(value, DriverInfo):
+        return f"driver {value.version or '?'}" + (f" (CUDA ≤ {value.cuda_max})" if value.cuda_max else "")
+    if isinstance(value, list) and value and isinstance(value[0], Gpu):
+        return "GPUs: " + ", ".join(f"{gpu.name} ({gpu.cc or '?'})" for gpu in value)
+    if isinstance(value, Runtime):
+        parts = [value.container, f"WSL{value.wsl}" if value.wsl else None, value.jetson, value.hypervisor]
+        return "runs in " + (", ".join(p for p in parts if p) or "no container or VM")
+    if isinstance(value, dict):
+        return (
+            "; ".join(f"{name}={text}" for name, text in value.items() if "VISIBLE" in name or "LD_" in name)
+            or key.title
+        )
+    return key.title
+
+
+V = TypeVar("V", TorchInfo, DriverInfo)
+
+
+def readable(value: V, *fields: str) -> V:
+    """`value` with the version fields the rules cannot compare (a hand-edited twin's "n/a") as unknown."""
+    unreadable: dict[str, Any] = {name: None for name in fields if not is_version(getattr(value, name) or "0")}
+    return dataclasses.replace(value, **unreadable) if unreadable else value
+
+
+# Readers whose output is a whole environment report rather than a sentence.
+STRUCTURED = {"envtriage report", "collect_env", "nvidia-smi", "package list"}
+CUDA_VARIANT = re.compile(r"cu(\d+)(\d)")  # "cu128": CUDA 12.8
+TAGGED_CUDA = re.compile(r"cu\d{3}")
+
+
+class View:
+    def __init__(self, case: Case, matrix: Index) -> None:
+        self.case = case
+        self.matrix = matrix
+        self.report = case.report
+
+    # --- evidence ---------------------------------------------------------------------------------------
+
+    def fact(self, key: Key[Any]) -> Fact[Any] | None:
+        result = self.report.facts.get(key.name)
+        return result if isinstance(result, Fact) else None
+
+    def missing(self, key: Key[Any]) -> Missing | None:
+        result = self.report.facts.get(key.name)
+        return result if isinstance(result, Missing) else None
+
+    def evidence(self, key: Key[Any]) -> list[str]:
+        """The line a fact was read from, or (for our own report, which has no lines) what it says."""
+        fact = self.fact(key)
+        if fact is None:
+            return []
+        return [f"{fact.evidence or summary(key, fact.value)} ({fact.source})"]
+
+    # --- torch ------------------------------------------------------------------------------------------
+
+    @functools.cached_property
+    def torch(self) -> TorchInfo | None:
+        torch = self.report.get(TORCH)
+        return readable(torch, "version", "cuda") if torch else None
+
+    @functools.cached_property
+    def torch_cuda(self) -> str | None:
+        """The CUDA torch was built with: torch.version.cuda, else the wheel tag ("cu121" -> "12.1")."""
+        if self.torch is None:
+            return None
+        if self.torch.cuda:
+            return self.torch.cuda
+        tag = self.torch.tag or ""
+        match = CUDA_VARIANT.fullmatch(tag)
+        return f"{match.group(1)}.{match.group(2)}" if match else None
+
+    @functools.cached_property
+    def variant(self) -> str | None:
+        """The wheel index the build came from: "cu121"; derived from torch.version.cuda when untagged."""
+        if self.torch and self.torch.tag and TAGGED_CUDA.fullmatch(self.torch.tag):
+            return self.torch.tag
+        cuda = self.torch_cuda
+        return "cu" + cuda.replace(".", "") if cuda else None
+
+    @functools.cached_property
+    def release(self) -> TorchRelease | None:
+        version = self.torch.version if self.torch else None
+        return self.matrix.release(version) if version else None
+
+    @property
+    def cpu_build(self) -> bool:
+        return bool(self.torch and (self.torch.build == "cpu" or self.torch.tag == "cpu"))
+
+    # --- GPUs, driver, platform -------------------------------------------------------------------------
+
+    @functools.cached_property
+    def gpus(self) -> list[GpuView]:
+        views = []
+        for gpu in self.report.get(GPUS) or []:
+            if gpu.cc and is_version(gpu.cc):
+                views.append(GpuView(gpu, gpu.cc, False))
+                continue
+            model = self.matrix.gpu(gpu.name)
+            views.append(GpuView(gpu, model.cc if model else None, model is not None))
+        return views
+
+    def gpu_evidence(self) -> list[str]:
+        notes = self.evidence(GPUS)
+        for view in self.gpus:
+            if view.cc_from_matrix and view.cc:
+                notes.append(f"{view.gpu.name}: compute capability {view.cc} (matrix, gpus.yaml)")
+        return notes
+
+    @functools.cached_property
+    def driver(self) -> DriverInfo | None:
+        driver = self.report.get(DRIVER)
+        return readable(driver, "version", "cuda_max") if driver else None
+
+    @property
+    def runtime(self) -> Runtime:
+        return self.report.get(RUNTIME) or Runtime()
+
+    @property
+    def windows(self) -> bool:
+        os_info = self.report.get(OS)
+        return bool(os_info and os_info.system == "Windows")
+
+    @property
+    def env(self) -> dict[str, str]:
+        return self.report.get(ENV) or {}
+
+    @functools.cached_property
+    def packages(self) -> dict[str, Package]:
+        found = self.report.get(PACKAGES)
+        return {normalise(p.name): p for p in found.selected} if found else {}
+
+    @property
+    def libraries(self) -> list[Library]:
+        return self.report.get(LIBRARIES) or []
+
+    @property
+    def library_copies(self) -> list[LibraryCopy]:
+        return self.report.get(LIBRARY_COPIES) or []
+
+    # --- quoted errors ----------------------------------------------------------------------------------
+
+    @functools.cached_property
+    def signatures(self) -> list[tuple[ErrorSignature, Quote]]:
+        found: list[tuple[ErrorSignature, Quote]] = []
+        for quote in self.case.errors:
+            found.extend((signature, quote) for signature in self.matrix.errors_in(quote.text))
+        return found
+
+    def quoted(self, *categories: str) -> list[tuple[ErrorSignature, Quote]]:
+        return [(s, q) for s, q in self.signatures if s.category in categories]
+
+    def usable_report(self) -> bool:
+        """Enough to diagnose: a structured report, or at least torch's version and the GPU or driver."""
+        if any(reader in STRUCTURED for reader in self.case.formats):
+            return True
+        torch_known = bool(self.torch and self.torch.version)
+        return torch_known and bool(self.gpus or (self.driver and self.driver.version))

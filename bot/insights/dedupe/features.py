@@ -1,0 +1,123 @@
+"""What identifies a problem, read from an issue: its error signature, its environment fingerprint, its words.
+
+Two reports of one problem rarely share wording but do share the error, once the parts that differ between
+machines are masked (numbers, paths, addresses, hex ids), and usually the GPU architecture, the torch build and
+the diagnosis. Pure functions; the index stores what `extract` returns.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+
+from bot.diagnosis.findings import Finding
+from bot.diagnosis.matrix import Index
+from bot.diagnosis.readers import Case
+from bot.diagnosis.rules.view import View
+
+# Findings that are not a diagnosis of the environment: an error text's usual cause (the error signature already
+# carries it, and two issues with one error can have different causes), or the lack of a report.
+NOT_A_DIAGNOSIS = {"known_error", "missing_env_report", "matrix_does_not_know"}
+MAX_TERMS = 100
+MAX_ERRORS = 8
+MAX_FRAMES = 3
+BODY_CHARS = 20_000
+
+MASKS = [
+    (re.compile(r"0x[0-9a-fA-F]+"), "<hex>"),
+    (re.compile(r"\b(?=[0-9a-fA-F]*\d)[0-9a-fA-F]{8,}\b"), "<hex>"),  # hashes, uuid parts, addresses
+    (re.compile(r"(?:[A-Za-z]:)?(?:[\\/][\w.+~@-]+){2,}[\\/]?"), "<path>"),
+    (re.compile(r"\d+(?:\.\d+)*"), "<n>"),
+    (re.compile(r"\s+"), " "),
+]
+EXCEPTION = re.compile(r"^(?:[\w.]+\.)?(\w*(?:Error|Exception|Interrupt|Failure))\b")
+FRAME = re.compile(r'File "(?P<path>[^"\n]+)", line \d+, in (?P<func>[\w<>.]+)')
+# Frames every PyTorch traceback passes through; they say nothing about the problem.
+NOISE_FRAMES = {"_call_impl", "_wrapped_call_impl", "<module>", "wrapper", "decorate_context", "_fn", "inner"}
+WORD = re.compile(r"[a-z][a-z0-9_]{2,29}")
+HTML_COMMENT = re.compile(r"<!--.*?(?:-->|$)", re.S)  # our report's JSON twin, issue-form hints
+_STOPWORDS = """
+the and for with this that from have has had not but are was were you your when what which there their
+then than them they will would could should can cannot does did doing done been being into onto over under
+also just only some any all each other more most such very same here how why who get got use used using run
+running ran try tried trying work works working worked issue issues bug error errors problem please help
+thanks thank hello know like want need make made see seems seem following below above after before still
+while because about out one two via per yes none true false null file line lines code describe expected
+behavior behaviour response version versions environment information info output traceback recent call last
+most reproduce steps step context additional system report details summary python
+"""
+STOPWORDS = frozenset(_STOPWORDS.split())
+_PATH_WORDS = """
+home usr lib lib64 local bin opt site packages dist python3 conda envs anaconda3 miniconda3 venv users appdata
+programs root tmp include share
+"""
+PATH_WORDS = frozenset(_PATH_WORDS.split())
+
+
+@dataclass(frozen=True)
+class Features:
+    """One issue as the duplicate index sees it."""
+
+    errors: list[str] = field(default_factory=list)  # masked error messages
+    exceptions: list[str] = field(default_factory=list)
+    frames: list[str] = field(default_factory=list)  # "file.py:function", innermost first
+    archs: list[str] = field(default_factory=list)  # "sm_90"
+    torch: str | None = None  # minor + wheel tag: "2.4+cu121"
+    cuda: str | None = None  # major.minor torch was built with
+    driver: str | None = None  # driver branch: "535"
+    categories: list[str] = field(default_factory=list)
+    terms: dict[str, int] = field(default_factory=dict)  # title and body words -> count
+    title_terms: list[str] = field(default_factory=list)
+
+
+def mask(message: str) -> str:
+    for pattern, replacement in MASKS:
+        message = pattern.sub(replacement, message)
+    return message.strip().lower()[:200]
+
+
+def extract(case: Case, findings: list[Finding], matrix: Index, body: str) -> Features:
+    view = View(case, matrix)
+    errors = list(dict.fromkeys(mask(quote.text) for quote in case.errors if quote.text.strip()))[:MAX_ERRORS]
+    exceptions = [m.group(1) for quote in case.errors if (m := EXCEPTION.match(quote.text.strip()))]
+    torch = view.torch
+    minor = ".".join((torch.version or "").split(".")[:2]) if torch and torch.version else None
+    tag = (torch.tag if torch else None) or view.variant
+    driver = view.driver.version if view.driver else None
+    title_terms = words(case.title)
+    return Features(
+        errors=errors,
+        exceptions=list(dict.fromkeys(exceptions)),
+        frames=frames(body),
+        archs=sorted({"sm_" + gpu.cc.replace(".", "") for gpu in view.gpus if gpu.cc}),
+        torch=f"{minor}+{tag}" if minor and tag else minor,
+        cuda=view.torch_cuda,
+        driver=driver.split(".")[0] if driver else None,
+        categories=sorted({f.category for f in findings if f.category and f.id not in NOT_A_DIAGNOSIS}),
+        terms=terms(title_terms, body),
+        title_terms=sorted(set(title_terms)),
+    )
+
+
+def frames(body: str) -> list[str]:
+    """The innermost frames of the last Python traceback in the text."""
+    found = [
+        f"{m['path'].replace(chr(92), '/').rsplit('/', 1)[-1]}:{m['func']}"
+        for m in FRAME.finditer(body[-BODY_CHARS:])
+        if m["func"] not in NOISE_FRAMES
+    ]
+    return list(dict.fromkeys(reversed(found)))[:MAX_FRAMES]
+
+
+def words(text: str) -> list[str]:
+    # A path's file and module names are words (spconv/src/reordering_cuda.cu says a lot); its common parts are
+    # stop words.
+    return [word for word in WORD.findall(text.lower()) if word not in STOPWORDS and word not in PATH_WORDS]
+
+
+def terms(title_terms: list[str], body: str) -> dict[str, int]:
+    counts = Counter(words(HTML_COMMENT.sub(" ", body[:BODY_CHARS])))
+    for word in title_terms:  # the title says what the issue is about: it counts thrice
+        counts[word] += 3
+    return dict(counts.most_common(MAX_TERMS))

@@ -1,0 +1,231 @@
+"""The duplicate index, in the bot's database: each repository's issues, their features, and an inverted index.
+
+Retrieval never asks GitHub anything. A query looks up how common its keys are (`dup_df`), reads the postings of
+its rarest keys within a budget, keeps the best few dozen candidates, and scores those fully. Document
+frequencies count every stored term of an issue, so idf is right even for terms that were not posted.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.dialects import postgresql, sqlite
+
+from bot.insights.dedupe.features import Features
+from bot.insights.dedupe.score import THRESHOLD, Similarity, Vector, norm, similarity
+from bot.service.tables import dup_df, dup_issues, dup_postings, without_nul
+from collector.report import codec
+
+ISSUES_KEY = "#issues"
+POSTED_TERMS = 20  # the rarest words of a body get postings; every title word does
+POSTING_BUDGET = 6000  # postings read per query, rarest keys first
+CANDIDATES = 40
+FIELDS = tuple(field.name for field in dataclasses.fields(Features))
+COMMON = 0.2  # keys in more than this share of issues are useless for retrieval
+TITLE_CHARS = 300  # dup_issues.title
+
+
+@dataclass(frozen=True)
+class Candidate:
+    number: int
+    title: str
+    state: str
+    similarity: Similarity
+
+
+def term_key(term: str) -> str:
+    return "t:" + term
+
+
+def keys_of(features: Features) -> set[str]:
+    """The keys every issue is posted under, whatever their frequency."""
+    keys = {"e:" + error for error in features.errors}
+    keys |= {"x:" + name for name in features.exceptions} | {"f:" + frame for frame in features.frames}
+    keys |= {"c:" + category for category in features.categories} | {term_key(t) for t in features.title_terms}
+    return {without_nul(key)[:250] for key in keys}  # as dup_postings keeps them, and as JSON for PostgreSQL
+
+
+class DuplicateIndex:
+    def __init__(self, engine: sa.Engine) -> None:
+        self.engine = engine
+
+    def create(self) -> None:
+        from bot.service.migrate import upgrade
+
+        upgrade(self.engine)
+
+    # --- writing --------------------------------------------------------------------------------------------
+
+    def record(self, repo: str, number: int, title: str, state: str, features: Features) -> None:
+        """Add or replace one issue."""
+        with self.engine.begin() as conn:
+            self._drop(conn, repo, number)
+            df = self._df(conn, repo, [term_key(t) for t in features.terms])
+            total = max(1, df.get(ISSUES_KEY, 0) + 1)
+            doc_norm = norm(features.terms, lambda t: idf(df.get(term_key(t), 0) + 1, total))
+            rarest = sorted(features.terms, key=lambda t: (df.get(term_key(t), 0), t))[:POSTED_TERMS]
+            row = {"repo": repo, "number": number, "title": title[:TITLE_CHARS], "state": state, "norm": doc_norm,
+                   "features": json.dumps(codec.encode(features), separators=(",", ":"))}  # fmt: skip
+            issue_id = conn.execute(dup_issues.insert().values(**row).returning(dup_issues.c.id)).scalar_one()
+            posted = keys_of(features) | {term_key(t) for t in rarest}
+            if posted:  # none for "bug" / "help": stop words only (an empty executemany is an empty INSERT)
+                conn.execute(dup_postings.insert(), [{"repo": repo, "key": k, "issue_id": issue_id} for k in posted])
+            counted = posted | {term_key(t) for t in features.terms} | {ISSUES_KEY}
+            self._count(conn, repo, counted, +1)
+
+    def title_of(self, repo: str, number: int) -> str | None:
+        """The title the index holds for an issue (None: not indexed)."""
+        with self.engine.connect() as conn:
+            return conn.scalar(sa.select(dup_issues.c.title).where(*_is(repo, number)))
+
+    def remove(self, repo: str, number: int) -> bool:
+        with self.engine.begin() as conn:
+            return self._drop(conn, repo, number)
+
+    def set_state(self, repo: str, number: int, state: str) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(dup_issues.update().where(*_is(repo, number)).values(state=state))
+
+    def _drop(self, conn: sa.Connection, repo: str, number: int) -> bool:
+        row = conn.execute(sa.select(dup_issues.c.id, dup_issues.c.features).where(*_is(repo, number))).first()
+        if row is None:
+            return False
+        posted = set(conn.scalars(sa.select(dup_postings.c.key).where(dup_postings.c.issue_id == row.id)))
+        terms = stored(row.features).terms
+        self._count(conn, repo, posted | {term_key(t) for t in terms} | {ISSUES_KEY}, -1)
+        conn.execute(dup_postings.delete().where(dup_postings.c.issue_id == row.id))
+        conn.execute(dup_issues.delete().where(dup_issues.c.id == row.id))
+        return True
+
+    def _count(self, conn: sa.Connection, repo: str, keys: Iterable[str], delta: int) -> None:
+        rows = [{"repo": repo, "key": key, "df": max(delta, 0)} for key in sorted(keys)]  # sorted: one lock order
+        if not rows:
+            return
+        dialect = postgresql if self.engine.dialect.name == "postgresql" else sqlite
+        insert = dialect.insert(dup_df)
+        conn.execute(insert.on_conflict_do_update(index_elements=["repo", "key"],
+                                                  set_={"df": dup_df.c.df + delta}), rows)  # fmt: skip
+        if delta < 0:
+            conn.execute(dup_df.delete().where(dup_df.c.repo == repo, dup_df.c.df <= 0))
+
+    @staticmethod
+    def _df(conn: sa.Connection, repo: str, keys: Iterable[str]) -> dict[str, int]:
+        wanted = sorted({*keys, ISSUES_KEY})
+        query = sa.select(dup_df.c.key, dup_df.c.df).where(dup_df.c.repo == repo, dup_df.c.key.in_(wanted))
+        return {key: int(df) for key, df in conn.execute(query)}
+
+    # --- reading --------------------------------------------------------------------------------------------
+
+    def similar(self, repo: str, features: Features, before: int | None = None, limit: int = 3,
+                threshold: float = THRESHOLD, exclude: int | None = None) -> list[Candidate]:  # fmt: skip
+        """Issues of `repo` that look like the same problem, best first, open ones before closed ones.
+
+        `before`: only issues with a lower number (the ones a new issue could duplicate); `exclude`: itself.
+        """
+        with self.engine.connect() as conn:
+            keys = keys_of(features) | {term_key(t) for t in features.terms}
+            df = self._df(conn, repo, keys)
+            total = df.get(ISSUES_KEY, 0)
+            if total == 0:
+                return []
+            chosen = _rarest(keys, df, total)
+            rows = _rows(conn, _retrieve(conn, repo, {key: idf(df[key], total) for key in chosen}))
+            rows = [row for row in rows if row.number != exclude and (before is None or row.number < before)]
+            docs = [stored(row.features) for row in rows]
+            # The candidates' title words are compared by idf too; look up the ones the query does not have.
+            df |= self._df(conn, repo, {term_key(t) for doc in docs for t in doc.title_terms} - set(df))
+        idf_of = lambda term: idf(df.get(term_key(term), 0) or 1, total)  # noqa: E731
+        words = Vector.of(features.terms, idf_of)
+        found = []
+        for row, doc in zip(rows, docs, strict=True):
+            alike = similarity(features, words, doc, row.norm, idf_of)
+            if alike.score >= threshold:
+                found.append(Candidate(row.number, row.title, row.state, alike))
+        found.sort(key=lambda c: (c.state != "open", -c.similarity.score, c.number))
+        return found[:limit]
+
+    def refresh(self, repo: str) -> int:
+        """Recompute every issue's norm with today's frequencies (after a backfill: the first issues indexed
+        saw an almost empty index)."""
+        with self.engine.begin() as conn:
+            total = self._df(conn, repo, []).get(ISSUES_KEY, 0)
+            df = dict(conn.execute(sa.select(dup_df.c.key, dup_df.c.df).where(dup_df.c.repo == repo)).all())
+            rows = conn.execute(sa.select(dup_issues.c.id, dup_issues.c.features).where(dup_issues.c.repo == repo))
+            norms = []
+            for issue_id, raw in rows.all():
+                terms = json.loads(raw).get("terms", {})
+                norms.append({"i": issue_id, "n": norm(terms, lambda t: idf(df.get(term_key(t), 1), total))})
+            if norms:
+                update = dup_issues.update().where(dup_issues.c.id == sa.bindparam("i")).values(norm=sa.bindparam("n"))
+                conn.execute(update, norms)
+            return len(norms)
+
+    def count(self, repo: str) -> int:
+        with self.engine.connect() as conn:
+            return self._df(conn, repo, []).get(ISSUES_KEY, 0)
+
+
+def idf(df: int, total: int) -> float:
+    return math.log(1 + total / max(df, 1))
+
+
+def _is(repo: str, number: int) -> tuple[Any, Any]:
+    return dup_issues.c.repo == repo, dup_issues.c.number == number
+
+
+def _rarest(keys: set[str], df: dict[str, int], total: int) -> list[str]:
+    """Keys worth reading postings for: present, not common, rarest first, within the budget."""
+    usable = sorted((df[k], k) for k in keys if k in df and df[k] <= max(50, COMMON * total))
+    chosen, spent = [], 0
+    for count, key in usable:
+        if spent + count > POSTING_BUDGET:
+            break
+        chosen.append(key)
+        spent += count
+    return chosen
+
+
+# The chosen keys travel as one JSON parameter, so the statement is the same text every time (SQLAlchemy's
+# compiled cache and the database's plan cache both hit) and the adding up happens inside the database.
+RETRIEVE = {
+    "sqlite": sa.text(
+        "SELECT p.issue_id, SUM(c.value) AS score FROM json_each(:weights) AS c "
+        "JOIN dup_postings AS p ON p.repo = :repo AND p.key = c.key "
+        "GROUP BY p.issue_id ORDER BY score DESC LIMIT :limit"
+    ),
+    "postgresql": sa.text(
+        "SELECT p.issue_id, SUM(CAST(c.value AS double precision)) AS score "
+        "FROM jsonb_each_text(CAST(:weights AS jsonb)) AS c(key, value) "
+        "JOIN dup_postings AS p ON p.repo = :repo AND p.key = c.key "
+        "GROUP BY p.issue_id ORDER BY score DESC LIMIT :limit"
+    ),
+}
+
+
+def _retrieve(conn: sa.Connection, repo: str, weights: dict[str, float]) -> list[int]:
+    """The best candidates: issues sharing the chosen keys, by summed idf (signature and frames count thrice)."""
+    if not weights:
+        return []
+    boosted = {key: weight * (3.0 if key[:2] in ("e:", "f:") else 1.0) for key, weight in weights.items()}
+    statement = RETRIEVE[conn.dialect.name]
+    found = conn.execute(statement, {"weights": json.dumps(boosted), "repo": repo, "limit": CANDIDATES})
+    return [issue_id for issue_id, _ in found]
+
+
+def stored(raw: str) -> Features:
+    """A stored issue's features: written by record() from a Features, so read back without re-validation."""
+    data = json.loads(raw)
+    return Features(**{name: data[name] for name in FIELDS if name in data})
+
+
+def _rows(conn: sa.Connection, ids: list[int]) -> list[Any]:
+    if not ids:
+        return []
+    columns = (dup_issues.c.number, dup_issues.c.title, dup_issues.c.state, dup_issues.c.norm, dup_issues.c.features)
+    return list(conn.execute(sa.select(*columns).where(dup_issues.c.id.in_(ids))))

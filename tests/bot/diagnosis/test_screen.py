@@ -1,0 +1,62 @@
+"""bot/diagnosis/matrix/screen.py: the words it derives must occur in every match, or screening would hide real matches.
+
+Every screened pattern the bot uses (the matrix's error texts and GPU names, the free-text readers' patterns) is
+checked on strings generated from the pattern itself.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bot.diagnosis.matrix import default
+from bot.diagnosis.matrix.screen import Screened, keywords
+from bot.diagnosis.readers import freeform, torch_messages
+
+
+def screened() -> dict[str, Screened]:
+    index = default()
+    found = {f"error {sig.id}": pattern for pattern, sig in index._error_patterns}
+    found |= {f"gpu {gpu.match}": pattern for pattern, gpu in index._gpu_patterns}
+    for module in (freeform, torch_messages):
+        found |= {f"{module.__name__} {n}": v for n, v in vars(module).items() if isinstance(v, Screened)}
+    return {name: pattern for name, pattern in found.items() if pattern.words is not None}
+
+
+PATTERNS = screened()
+
+
+@pytest.mark.parametrize("name", sorted(PATTERNS))
+@settings(max_examples=15, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+@given(data=st.data())
+def test_every_match_holds_one_of_its_words(name: str, data: st.DataObject) -> None:
+    pattern = PATTERNS[name]
+    text = data.draw(st.from_regex(pattern.regex))
+    match = pattern.regex.search(text)
+    assert match is not None
+    assert pattern.possible(text.lower()), (pattern.words, text)
+    assert any(word in match.group().lower() for word in pattern.words or []), (pattern.words, match.group())
+
+
+@pytest.mark.parametrize(
+    ("pattern", "words"),
+    [
+        (r"\bP(4|40)\b", ["p4"]),  # the parser factors "4|40" into "4" then an optional "0"
+        (r"\bA(10G?|16|2|40)\b", ["a10", "a16", "a2", "a40"]),
+        (r"no kernel image (is )?available", ["no kernel image "]),
+        (r"GTX 10[5-8]0|TITAN Xp", ["gtx 10", "titan xp"]),
+        (r"(?:\d+)x", None),
+    ],
+)
+def test_words_of_known_shapes(pattern: str, words: list[str] | None) -> None:
+    assert keywords(pattern, shortest=2) == words
+
+
+def test_a_screened_pattern_finds_what_the_regex_finds() -> None:
+    pattern = Screened(r"\bA(10G?|16|2|40)\b", shortest=2)
+    text = "GPUs: NVIDIA A10G and an A2, not an A100\n" * 3
+    found = [m.group() for m in pattern.finditer(text, text.lower())]
+    assert found == [m.group() for m in re.finditer(pattern.regex, text)]

@@ -1,0 +1,139 @@
+"""The duplicate index's parts: masking, features, the index's bookkeeping, ordering of suggestions."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import replace
+
+import pytest
+import sqlalchemy as sa
+
+from bot.diagnosis.matrix import Index
+from bot.diagnosis.readers import read_case
+from bot.diagnosis.rules import diagnose
+from bot.insights.dedupe import DuplicateIndex, Features, duplicates, extract
+from bot.insights.dedupe.features import frames, mask
+from bot.service.store import Store
+from bot.service.tables import dup_df, dup_issues, dup_postings
+from tests.servers import postgres_url  # noqa: F401 - fixture
+
+TRACEBACK = """Traceback (most recent call last):
+  File "/home/alice/proj/train.py", line 88, in <module>
+    main()
+  File "/home/alice/proj/train.py", line 80, in main
+    model = build(cfg).cuda()
+  File "/opt/conda/lib/python3.10/site-packages/torch/nn/modules/module.py", line 1160, in _call_impl
+    return forward_call(*args, **kwargs)
+  File "/home/alice/proj/model/attention.py", line 41, in forward
+    out = flash_attn_func(q, k, v)
+RuntimeError: CUDA error: no kernel image is available for execution on the device
+"""
+
+
+def features(matrix: Index, body: str, title: str = "") -> Features:
+    case = read_case(matrix, body, title)
+    return extract(case, diagnose(case, matrix), matrix, body)
+
+
+def index() -> DuplicateIndex:
+    made = DuplicateIndex(sa.create_engine("sqlite://"))
+    made.create()
+    return made
+
+
+def test_masking_keeps_the_words_and_drops_what_differs_between_machines() -> None:
+    first = "RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; 23.69 GiB total capacity)"
+    second = "RuntimeError: CUDA out of memory. Tried to allocate 1.50 GiB (GPU 3; 79.15 GiB total capacity)"
+    assert mask(first).replace("mib", "gib") == mask(second)
+    assert mask("ImportError: /home/bob/.venv/lib/libcudnn.so.9: undefined symbol at 0x7f3a2b") == (
+        "importerror: <path>: undefined symbol at <hex>"
+    )
+
+
+def test_frames_are_the_innermost_of_the_traceback_without_torch_plumbing() -> None:
+    assert frames(TRACEBACK) == ["attention.py:forward", "train.py:main"]
+
+
+def test_features_of_a_real_traceback(matrix: Index) -> None:
+    found = features(matrix, "On my RTX 5090 with torch 2.5.1+cu124:\n```\n" + TRACEBACK + "```", "no kernel image")
+    assert found.errors[0] == "runtimeerror: cuda error: no kernel image is available for execution on the device"
+    assert found.exceptions == ["RuntimeError"] and found.archs == ["sm_120"] and found.torch == "2.5+cu124"
+    assert "gpu_arch_unsupported" in found.categories and found.title_terms == ["image", "kernel"]
+    assert "flash_attn_func" in found.terms and "home" not in found.terms, "paths are not words"
+
+
+def test_removing_an_issue_leaves_no_trace_in_the_counts(matrix: Index) -> None:
+    idx = index()
+    idx.record("o/r", 1, "a", "open", features(matrix, TRACEBACK, "no kernel image"))
+    idx.record("o/r", 1, "a", "open", features(matrix, TRACEBACK + "\nagain", "no kernel image"))  # replaced
+    idx.record("o/r", 2, "b", "open", features(matrix, "RuntimeError: CUDA out of memory", "OOM"))
+    assert idx.count("o/r") == 2
+    assert idx.remove("o/r", 1) and idx.remove("o/r", 2) and not idx.remove("o/r", 2)
+    with idx.engine.connect() as conn:
+        assert conn.execute(sa.select(sa.func.count()).select_from(dup_df)).scalar() == 0
+        assert conn.execute(sa.select(sa.func.count()).select_from(dup_postings)).scalar() == 0
+
+
+def test_suggestions_are_earlier_issues_open_ones_first_at_most_three(matrix: Index) -> None:
+    idx = index()
+    base = features(matrix, TRACEBACK, "no kernel image on RTX 5090")
+    for number in range(1, 7):
+        idx.record("o/r", number, f"#{number}", "closed" if number <= 2 else "open", base)
+    idx.record("o/r", 9, "later", "open", base)
+    idx.record("other/repo", 1, "elsewhere", "open", base)
+    found = idx.similar("o/r", base, before=8)
+    assert [c.number for c in found] == [3, 4, 5] and all(c.state == "open" for c in found)
+    assert [c.number for c in idx.similar("o/r", base, before=3)] == [1, 2]
+    shown = duplicates(found)
+    assert shown[0].evidence[0].startswith("same error signature: `runtimeerror: cuda error: no kernel image")
+
+
+def test_the_same_error_with_another_cause_is_not_suggested(matrix: Index) -> None:
+    """A too-new GPU vs an extension built without the arch: same error line, different diagnosis and words."""
+    idx = index()
+    too_new = "RTX 5090 (sm_120), torch 2.5.1+cu124 from pip.\n```\n" + TRACEBACK + "```"
+    idx.record("o/r", 1, "no kernel image on RTX 5090", "open", features(matrix, too_new, "no kernel image"))
+    built = (
+        "I compiled my custom extension with TORCH_CUDA_ARCH_LIST=7.5 on the login node; the job runs on A100.\n"
+        "RuntimeError: CUDA error: no kernel image is available for execution on the device\n"
+    )
+    query = features(matrix, built, "custom op fails on cluster nodes")
+    assert idx.similar("o/r", query) == []
+    assert idx.similar("o/r", replace(query, categories=["gpu_arch_unsupported"], archs=["sm_120"]), threshold=0.3)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database(request: pytest.FixtureRequest, tmp_path: object) -> Iterator[DuplicateIndex]:
+    """The index on a migrated SQLite file and on PostgreSQL (skipped with the reason when there is none)."""
+    url = f"sqlite:///{tmp_path}/bot.db" if request.param == "sqlite" else request.getfixturevalue("postgres_url")
+    store = Store(url)
+    store.create()
+    yield DuplicateIndex(store.engine)
+    store.engine.dispose()
+
+
+def test_an_issue_without_any_key_is_indexed(matrix: Index, database: DuplicateIndex) -> None:
+    """Title "bug", body "help": stop words only, so no posting at all; the issue still counts and is found."""
+    short = features(matrix, "help", "bug")
+    assert short.terms == {} and short.title_terms == [] and short.errors == []
+    database.record("o/r", 1, "bug", "open", short)
+    database.record("o/r", 1, "bug", "open", short)  # replaced
+    assert database.count("o/r") == 1 and database.title_of("o/r", 1) == "bug"
+    assert database.similar("o/r", short) == []
+    assert database.remove("o/r", 1) and database.count("o/r") == 0
+
+
+def test_nul_characters_in_an_issue_are_dropped_before_the_database(matrix: Index, database: DuplicateIndex) -> None:
+    """PostgreSQL text cannot hold NUL; a title or a quoted error may (GitHub keeps what it was sent)."""
+    body = TRACEBACK.replace("attention.py", "atten\x00tion.py")
+    found = features(matrix, body, "no kernel\x00image on H200")
+    assert "atten\x00tion.py:forward" in found.frames, "the traceback's frames keep what was quoted"
+    database.record("o/r", 1, "no kernel\x00image on H200", "open", found)
+    database.record("o/r", 2, "same \x00\x00", "open", found)
+    assert database.title_of("o/r", 1) == "no kernelimage on H200"
+    assert [c.number for c in database.similar("o/r", found, before=2)] == [1]
+    with database.engine.connect() as conn:
+        keys = list(conn.scalars(sa.select(dup_postings.c.key))) + list(conn.scalars(sa.select(dup_df.c.key)))
+        titles = list(conn.scalars(sa.select(dup_issues.c.title)))
+    assert keys and not any("\x00" in text for text in keys + titles)
+    assert database.remove("o/r", 1) and database.remove("o/r", 2) and database.count("o/r") == 0

@@ -1,0 +1,91 @@
+"""Duplicate suggestions end to end: deliveries in, the index kept current, the comment naming the earlier issue."""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+
+from bot.insights.dedupe import DuplicateIndex
+from bot.service.tables import dup_issues
+from tests.bot.harness import REPO, Running, bot_comments, opened, payload
+from tests.conftest import fixture_text
+from tests.fakegithub import FakeGitHub
+
+FIRST_TITLE = "torch.cuda.is_available() is False inside my container"
+SECOND_TITLE = "No CUDA GPUs are available although nvidia-smi shows the H200"
+PLAIN_TITLE = "Training job fails in our cluster"  # names no error, version or GPU
+
+
+def hidden_gpus_report() -> str:
+    return fixture_text("h200-1gpu", "broken-cvd-empty.md")
+
+
+def second_report() -> str:
+    """The same problem told differently: the error and torch's own output, pasted by another user."""
+    return (
+        "Same machine type, other container.\n\n```\n"
+        + fixture_text("h200-1gpu", "broken-cvd-empty-torch.txt")
+        + "```\n"
+    )
+
+
+def send_issue(bot: Running, fake: FakeGitHub, number: int, title: str, body: str) -> None:
+    fake.add_issue(REPO, number=number, title=title, body=body)
+    bot.send("issues", opened(body, number, title))
+    bot.settle()
+
+
+def test_the_second_issue_with_the_same_problem_names_the_first(bot: Running, fake: FakeGitHub) -> None:
+    send_issue(bot, fake, 1, FIRST_TITLE, hidden_gpus_report())
+    send_issue(bot, fake, 2, SECOND_TITLE, second_report())
+    [first] = bot_comments(fake, 1)
+    [second] = bot_comments(fake, 2)
+    assert "Possibly the same problem" not in first["body"]
+    assert "#1" in second["body"] and "same error signature" in second["body"]
+    assert "possible-duplicate" in fake.labels_on(REPO, 2) and fake.issue(REPO, 2)["state"] == "open"
+
+
+def test_a_different_problem_on_the_same_machine_is_not_a_duplicate(bot: Running, fake: FakeGitHub) -> None:
+    send_issue(bot, fake, 1, FIRST_TITLE, hidden_gpus_report())
+    send_issue(bot, fake, 2, "cuDNN version mismatch", fixture_text("h200-1gpu", "broken-ld-cudnn.md"))
+    [second] = bot_comments(fake, 2)
+    assert "Possibly the same problem" not in second["body"]
+    assert "possible-duplicate" not in fake.labels_on(REPO, 2)
+
+
+def test_closed_issues_stay_suggestable_and_deleted_ones_leave_the_index(bot: Running, fake: FakeGitHub) -> None:
+    send_issue(bot, fake, 1, FIRST_TITLE, hidden_gpus_report())
+    # The example payloads have no issues.closed; it has the shape of issues.reopened with another action.
+    closed = payload("issues.reopened", **{"action": "closed", "issue.number": 1, "issue.title": FIRST_TITLE,
+                                           "issue.body": hidden_gpus_report(), "issue.state": "closed"})  # fmt: skip
+    fake.edit_issue(REPO, 1, state="closed")
+    calls = len(fake.calls)
+    bot.send("issues", closed)
+    bot.settle()
+    assert len(fake.calls) == calls, "the index is kept from the payload, without asking GitHub"
+    send_issue(bot, fake, 2, SECOND_TITLE, second_report())
+    assert "#1 (closed)" in bot_comments(fake, 2)[0]["body"]
+    bot.send("issues", payload("issues.deleted", **{"issue.number": 1}))
+    bot.settle()
+    index = DuplicateIndex(bot.store.engine)
+    assert index.count(REPO) == 1
+
+
+def test_duplicate_detection_can_be_turned_off(bot: Running, fake: FakeGitHub) -> None:
+    fake.set_file(REPO, ".github/envtriage.yml", "duplicates: false\n")
+    send_issue(bot, fake, 1, FIRST_TITLE, hidden_gpus_report())
+    send_issue(bot, fake, 2, SECOND_TITLE, second_report())
+    assert "Possibly the same problem" not in bot_comments(fake, 2)[0]["body"]
+
+
+def test_a_retitled_issue_is_indexed_under_its_new_title(bot: Running, fake: FakeGitHub) -> None:
+    """A title edit changes no diagnosis (no new comment), but the index must know the new title."""
+    send_issue(bot, fake, 1, FIRST_TITLE, hidden_gpus_report())
+    comment = bot_comments(fake, 1)
+    fake.edit_issue(REPO, 1, title=PLAIN_TITLE)
+    edit = {"issue.number": 1, "issue.title": PLAIN_TITLE, "issue.body": hidden_gpus_report()}
+    bot.send("issues", payload("issues.edited", **edit, changes={"title": {"from": FIRST_TITLE}}))
+    bot.settle()
+    with bot.store.engine.connect() as db:
+        titles = db.execute(sa.select(dup_issues.c.title).where(dup_issues.c.repo == REPO)).scalars().all()
+    assert titles == [PLAIN_TITLE]
+    assert [c["body"] for c in bot_comments(fake, 1)] == [c["body"] for c in comment], "no new comment, no edit"
