@@ -213,7 +213,7 @@ def _rank(rank: int, world: int, store_path: str, deep: bool) -> dict[str, objec
     import torch.distributed as dist
 
     torch.cuda.set_device(rank)
-    store = dist.FileStore(store_path, world)  # type: ignore[attr-defined]
+    store = dist.FileStore(store_path, world)  # type: ignore[attr-defined,unused-ignore]  # needed with torch only
     dist.init_process_group("nccl", store=store, rank=rank, world_size=world, timeout=datetime.timedelta(seconds=45))
     try:
         tensor = torch.full((1024,), float(rank + 1), device="cuda")
