@@ -6,6 +6,7 @@ happen later, in the worker, so a slow or failing GitHub never delays an answer 
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import time
@@ -23,7 +24,7 @@ from bot.service import log_redaction
 from bot.service.metrics import Metrics
 from bot.service.queue import EmbeddedConsumer, Queue
 from bot.service.settings import Settings
-from bot.service.store import Store
+from bot.service.store import Delivery, Store
 from bot.service.webhook import Decision, Rejected, Scope, decide, parse, verify_signature
 
 log = logging.getLogger(__name__)
@@ -63,7 +64,7 @@ def create_app(service: Service) -> FastAPI:
             service.metrics.delivery("rejected", str(exc.status))
             return JSONResponse({"error": str(exc)}, status_code=exc.status)
         try:
-            decision = await run_in_threadpool(_accept, service, event, delivery_id, payload)
+            decision = await _accept(service, event, delivery_id, payload)
         except Rejected as exc:  # a repository this bot does not serve, an App delivery without its installation
             service.metrics.delivery("rejected", str(exc.status))
             return JSONResponse({"error": str(exc)}, status_code=exc.status)
@@ -119,21 +120,30 @@ def _dashboard(app: FastAPI, service: Service) -> None:
         return await view(request, "csv")
 
 
-def _accept(service: Service, event: str, delivery_id: str, payload: dict[str, object]) -> Decision:
+async def _accept(service: Service, event: str, delivery_id: str, payload: dict[str, object]) -> Decision:
+    """Route and store a delivery. Deciding reads routing fields only (on the event loop); the row is committed by
+    the store's inbox, awaited here, or on PostgreSQL in a thread of the pool."""
     scope = Scope(service.settings.repositories, app=service.settings.app_auth)
     decision = decide(event, delivery_id, payload, service.settings.bot_login, scope)
     if decision.outcome != "queue" or decision.delivery is None:
         return decision
     delivery = decision.delivery
-    seq = service.store.record(delivery)
+    pending = service.store.submit(delivery)
+    seq = await (asyncio.wrap_future(pending) if pending else run_in_threadpool(service.store.record, delivery))
     if seq is None:
         return Decision("duplicate", f"delivery {delivery_id} was already received")
-    if service.queue.wakes and not service.store.waiting_before(delivery.repo, delivery.number, seq):
-        try:
-            service.queue.enqueue(delivery.repo, delivery.number)
-        except Exception:  # the queue (Redis) is down: the delivery is safe in the database, the sweep wakes it
-            log.warning("could not queue %s#%s; the periodic sweep will", delivery.repo, delivery.number, exc_info=True)
+    if service.queue.wakes:
+        await run_in_threadpool(_wake, service, delivery, seq)
     return decision
+
+
+def _wake(service: Service, delivery: Delivery, seq: int) -> None:
+    if service.store.waiting_before(delivery.repo, delivery.number, seq):
+        return  # whoever handles the earlier one finds this one too
+    try:
+        service.queue.enqueue(delivery.repo, delivery.number)
+    except Exception:  # the queue (Redis) is down: the delivery is safe in the database, the sweep wakes it
+        log.warning("could not queue %s#%s; the periodic sweep will", delivery.repo, delivery.number, exc_info=True)
 
 
 def secrets_of(settings: Settings) -> list[str]:

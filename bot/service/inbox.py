@@ -49,10 +49,14 @@ class Inbox:
 
     def record(self, row: dict[str, Any]) -> int | None:
         """Store one delivery row; its sequence number once committed, None if its id was stored before."""
+        return self.submit(row).result()
+
+    def submit(self, row: dict[str, Any]) -> Future[int | None]:
+        """`record` without waiting: the future holds the sequence number once the row is committed."""
         self._ensure_started()
         done: Future[int | None] = Future()
         self._waiting.put((row, done))
-        return done.result()
+        return done
 
     def _ensure_started(self) -> None:
         with self._start_lock:

@@ -13,6 +13,7 @@ import hashlib
 import json
 import threading
 from collections.abc import Callable, Iterator
+from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import Any, ParamSpec, TypeVar
 
@@ -132,11 +133,7 @@ class Store:
     def record(self, delivery: Delivery) -> int | None:
         """Store a delivery and return its sequence number; None when it was seen before (a redelivery: GitHub
         reuses X-GitHub-Delivery)."""
-        row = {
-            "delivery_id": delivery.delivery_id, "event": delivery.event, "action": delivery.action,
-            "repo": delivery.repo, "number": delivery.number, "installation_id": delivery.installation_id,
-            "payload": json.dumps(delivery.payload), "state": delivery.state, "attempts": 0, "received_at": now(),
-        }  # fmt: skip
+        row = _row(delivery)
         if self._inbox is not None:
             return self._inbox.record(row)
         try:
@@ -144,6 +141,11 @@ class Store:
                 return int(conn.execute(INSERT_DELIVERY, row).scalar_one())
         except IntegrityError:
             return None
+
+    def submit(self, delivery: Delivery) -> Future[int | None] | None:
+        """`record` without waiting, where deliveries are group-committed (SQLite): a future of the sequence
+        number, so the web server's event loop awaits it without a thread of its own. None elsewhere."""
+        return None if self._inbox is None else self._inbox.submit(_row(delivery))
 
     @reconnecting
     def waiting_before(self, repo: str | None, number: int | None, seq: int) -> bool:
@@ -308,6 +310,14 @@ def _same_issue(repo: str | None, number: int | None) -> tuple[Any, Any]:
 
 def _due_by(now: datetime.datetime) -> Any:
     return sa.or_(deliveries.c.due_at.is_(None), deliveries.c.due_at <= now)
+
+
+def _row(delivery: Delivery) -> dict[str, Any]:
+    return {
+        "delivery_id": delivery.delivery_id, "event": delivery.event, "action": delivery.action,
+        "repo": delivery.repo, "number": delivery.number, "installation_id": delivery.installation_id,
+        "payload": json.dumps(delivery.payload), "state": delivery.state, "attempts": 0, "received_at": now(),
+    }  # fmt: skip
 
 
 def _delivery(row: Any) -> Delivery:
