@@ -151,6 +151,9 @@ class Repo:
         self.page_size = client.per_page
         self.full_name = full_name
         self.dry_run = dry_run
+        # Labels seen to exist, for as long as this object is kept (the worker keeps one a few minutes): a label
+        # is looked up once, not before every issue it goes on.
+        self.labels_known: set[str] = set()
 
     def issue(self, number: int) -> Any:
         return guarded(lambda: self.repo.get_issue(number))
@@ -210,14 +213,19 @@ class Repo:
         return guarded(call)
 
     def ensure_label(self, name: str, color: str, description: str) -> None:
+        if name in self.labels_known:
+            return
         try:
             guarded(lambda: self.repo.get_label(name))
+            self.labels_known.add(name)
         except Gone:
             try:
                 self.write(f"create label {name!r}", lambda: self.repo.create_label(name, color, description[:100]))
             except GithubException as exc:
                 if exc.status != 422:  # 422 already_exists: another worker created it a moment ago
                     raise
+            if not self.dry_run:
+                self.labels_known.add(name)
 
 
 @dataclass

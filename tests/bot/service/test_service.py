@@ -195,3 +195,14 @@ def test_health_and_metrics(bot: Running, fake: FakeGitHub) -> None:
     metrics = bot.client.get("/metrics").text
     assert 'envtriage_deliveries_total{event="issues",outcome="queue"} 1.0' in metrics
     assert 'envtriage_deliveries_by_state{state="done"} 1.0' in metrics
+
+
+def test_a_label_is_looked_up_once_not_before_every_issue_it_goes_on(bot: Running, fake: FakeGitHub) -> None:
+    for number in (1, 2, 3):
+        fake.add_issue(REPO, number=number, body=broken_report())
+        bot.send("issues", opened(broken_report(), number=number))
+        bot.settle()
+    assert all("env: gpus-hidden-by-env" in fake.labels_on(REPO, number) for number in (1, 2, 3))
+    label_path = "/labels/env%3A%20gpus-hidden-by-env"
+    lookups = [c.path for c in fake.calls if c.method == "GET" and c.path.endswith(label_path)]
+    assert len(lookups) == 1, lookups
