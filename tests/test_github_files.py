@@ -81,3 +81,14 @@ def test_the_readme_app_manifest_asks_for_what_the_bot_uses() -> None:
     # The README's repository-settings example is a valid config.
     [example] = [b for b in re.findall(r"```yaml\n(.*?)```", readme, re.S) if "needs_env_label" in b]
     assert parse_config(example).label_for("driver_too_old") == "cuda: driver"
+
+
+def test_no_text_a_reporter_reads_names_a_package_no_one_can_install() -> None:
+    """No package called envtriage is published: the form, the bot's comments and the README never tell a
+    stranger to `pip install` it (a name nobody here controls is a name someone else can take)."""
+    texts = [*ROOT.glob("templates/**/*.j2"), *ROOT.glob(".github/**/*.yml"), ROOT / "README.md"]
+    install = re.compile(r"pip3? install[^\n`]*\benvtriage\b")
+    named = [str(path.relative_to(ROOT)) for path in texts if install.search(path.read_text())]
+    assert named == []
+    form = (ROOT / ".github/ISSUE_TEMPLATE/bug_report.yml").read_text()
+    assert "python -m torch.utils.collect_env" in form and "nvidia-smi" in form
