@@ -10,13 +10,11 @@ from __future__ import annotations
 
 import argparse
 import sys
-import threading
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tests.fakegithub.fake import FakeGitHub
-from tests.fakegithub.standalone import bodies, control
+from tests.fakegithub.standalone import bodies, serve_seeded
 
 # Bodies that took seconds to minutes of the worker's time (issue 15): runs the secret patterns backtracked on,
 # a sea of carriage returns, bidi and zero-width marks.
@@ -43,17 +41,8 @@ def main() -> int:
     parser.add_argument("--issues", type=int, default=0)
     parser.add_argument("--hostile", type=int, default=0)
     args = parser.parse_args()
-    fake = FakeGitHub().start()
-    fake.add_repo(args.repo)
     texts = bodies()
-    for number in range(1, args.issues + 1):
-        title, body = issue_text(number, args.hostile, texts)
-        fake.add_issue(args.repo, number=number, title=title, body=body)
-    server = control(fake, args.repo)
-    sys.stdout.write(f"{fake.url} http://127.0.0.1:{server.server_address[1]}\n")
-    sys.stdout.flush()
-    threading.Event().wait()
-    return 0
+    return serve_seeded(args.repo, args.issues, lambda number: issue_text(number, args.hostile, texts))
 
 
 if __name__ == "__main__":

@@ -12,6 +12,7 @@ import json
 import sys
 import threading
 from collections import Counter
+from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
@@ -94,13 +95,19 @@ def main() -> int:
     parser.add_argument("--repo", required=True)
     parser.add_argument("--issues", type=int, default=0, help="seed issues 1..N with real texts (issue_text)")
     args = parser.parse_args()
-    fake = FakeGitHub().start()
-    fake.add_repo(args.repo)
     texts = bodies()
-    for number in range(1, args.issues + 1):
-        title, body = texts[number % len(texts)]
-        fake.add_issue(args.repo, number=number, title=title, body=body)
-    server = control(fake, args.repo)
+    return serve_seeded(args.repo, args.issues, lambda number: texts[number % len(texts)])
+
+
+def serve_seeded(repo: str, issues: int, text_of: Callable[[int], tuple[str, str]]) -> int:
+    """Run the fake with issues 1..`issues` holding text_of(number) (title, body) until killed; its address and
+    the control server's go to stdout."""
+    fake = FakeGitHub().start()
+    fake.add_repo(repo)
+    for number in range(1, issues + 1):
+        title, body = text_of(number)
+        fake.add_issue(repo, number=number, title=title, body=body)
+    server = control(fake, repo)
     sys.stdout.write(f"{fake.url} http://127.0.0.1:{server.server_address[1]}\n")
     sys.stdout.flush()
     threading.Event().wait()
