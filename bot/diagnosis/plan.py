@@ -38,11 +38,14 @@ class LabelIntent:
 class Plan:
     case: Case
     findings: list[Finding]
-    labels: list[str]  # names, in the order wanted
+    intents: dict[str, LabelIntent]  # label name -> why it is wanted, in the order wanted
     needs_env: bool
     comment: str | None  # None: nothing applies, and the bot's comment (if any) goes away
     duplicates: list[Duplicate] = field(default_factory=list)
-    intents: dict[str, LabelIntent] = field(default_factory=dict)  # label name -> why
+
+    @property
+    def labels(self) -> list[str]:
+        return list(self.intents)
 
 
 def triage(
@@ -98,4 +101,4 @@ def plan_for(
         intents.setdefault(config.duplicate_label, LabelIntent("duplicate"))
     worth_saying = any(f.severity != "info" for f in findings) or shown
     comment = render.comment(case, findings, shown, matrix) if config.comment and worth_saying else None
-    return Plan(case, findings, list(intents), needs_env, comment, shown, intents)
+    return Plan(case, findings, intents, needs_env, comment, shown)
