@@ -74,6 +74,14 @@ def test_matrix_refuses_what_it_does_not_know() -> None:
     assert "has no cu999 wheels" in bot("matrix", "--torch", "2.7.1+cu999").stderr
 
 
+def test_matrix_of_a_non_version_is_one_clear_line() -> None:
+    for text in ("banana", "+cu128", ""):
+        done = bot("matrix", "--torch", text)
+        assert done.returncode == 1 and done.stdout == "", done.stderr
+        assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr, done.stderr
+        assert f"{text!r} is not a torch version" in done.stderr, done.stderr
+
+
 def test_an_offline_index_records_issues_and_lists_duplicates(tmp_path: Path) -> None:
     db = f"sqlite:///{tmp_path / 'index.db'}"
     broken = FIXTURES / "h200-1gpu"

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from bot.diagnosis import archs
 from bot.diagnosis.matrix import Index
-from bot.diagnosis.matrix.model import GpuModel, TorchRelease, WheelArchs, version_key
+from bot.diagnosis.matrix.model import GpuModel, TorchRelease, WheelArchs, is_version, version_key
 from bot.diagnosis.rules.advice import Wheel, cuda_of, install_command
 from collector import templating
 from collector.report import codec
@@ -30,6 +30,8 @@ class WheelAnswer:
 
 
 def answer(matrix: Index, torch: str) -> WheelAnswer | str:
+    if not is_version(torch):
+        return f"{torch!r} is not a torch version (e.g. 2.7.1, 2.7.1+cu128)"
     release = matrix.release(torch)
     if release is None:
         newest = matrix.newest_release().series
