@@ -45,7 +45,21 @@ def parser() -> argparse.ArgumentParser:
 def options_from(args: argparse.Namespace) -> Options:
     from collector.context import Options
 
-    return Options(python=args.python, smoke=smoke_level(args), timeout=timeout_of(args), redact=not args.no_redact)
+    return Options(python=python_of(args), smoke=smoke_level(args), timeout=timeout_of(args), redact=not args.no_redact)
+
+
+def python_of(args: argparse.Namespace) -> str:
+    """A --python that cannot be started would give a report of nothing but failures: refused before anything."""
+    python: str = args.python
+    if any(sep and sep in python for sep in (os.sep, os.altsep)):
+        found = os.path.isfile(python) and os.access(python, os.X_OK)
+    else:
+        import shutil  # a bare name (python3.8) is looked up on PATH as the child's start would
+
+        found = shutil.which(python) is not None
+    if not found:
+        raise SystemExit(f"python -m collector: --python {python}: no executable interpreter there")
+    return python
 
 
 def timeout_of(args: argparse.Namespace) -> float:

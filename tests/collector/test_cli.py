@@ -122,6 +122,14 @@ def test_bad_arguments_exit_2_with_a_message() -> None:
     assert run("--deep", "--no-smoke").returncode == 2
 
 
+@pytest.mark.parametrize("python", ["/nonexistent", "no-such-python-3.99", "."])
+def test_an_interpreter_that_is_not_there_is_one_clear_line(python: str) -> None:
+    done = run("--python", python, "--no-smoke", timeout=30)
+    assert done.returncode == 1 and done.stdout == "", done.stdout
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr, done.stderr
+    assert done.stderr.startswith(f"python -m collector: --python {python}: "), done.stderr
+
+
 def test_check_prints_the_diagnosis_to_stderr_and_keeps_stdout_the_report(tmp_path: Path) -> None:
     shadow = tmp_path / "shadow" / "torch"
     shadow.mkdir(parents=True)
