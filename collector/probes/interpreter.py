@@ -54,6 +54,9 @@ def run_child(
     except OSError as exc:
         return {key.name: Missing(f"cannot run the interpreter {ctx.options.python}: {exc}", "error") for key in keys}
     ctx.groups.add(proc)
+    # Which limit cuts the child: its own, or the report's deadline (the child started before this probe did, so the
+    # time this probe waited says nothing about the budget the user gave).
+    limit = f"within {timeout:g} s" if timeout < ctx.deadline.remaining() else deadline_words(ctx.options.timeout)
     try:
         output = read_child(proc, ctx.deadline.clamp(timeout), LAST_LINE)
     finally:
@@ -62,11 +65,12 @@ def run_child(
     seconds = round(time.monotonic() - start, 3)
     # Killed by the deadline's sweep (ProcessGroups.kill_all) rather than by our own timeout.
     swept = output.returncode is not None and output.returncode < 0 and ctx.deadline.expired
+    limit = deadline_words(ctx.options.timeout) if swept else limit
     results, stage = _parse(output.stdout.decode("utf-8", errors="replace"), keys, seconds)
     for key in keys:
         if key.name not in results:
             results[key.name] = _absent(
-                stage or script, output.returncode, output.timed_out or swept, seconds, output.stderr
+                stage or script, output.returncode, limit if output.timed_out or swept else None, seconds, output.stderr
             )
     return results
 
@@ -100,10 +104,13 @@ def _entry(key: Key[Any], entry: dict[str, Any], seconds: float) -> Result:
     return Fact(value, source=str(entry.get("source", "child process")), seconds=took)
 
 
-def _absent(stage: str, code: int | None, timed_out: bool, seconds: float, err: bytes) -> Missing:
+def deadline_words(seconds: float) -> str:
+    return f"before the report's {seconds:g} s deadline (--timeout)"
+
+
+def _absent(stage: str, code: int | None, cut: str | None, seconds: float, err: bytes) -> Missing:
+    """`cut`: the limit the child was cut at, in words ("within 15 s"); None where it ended by itself."""
     tail = err.decode("utf-8", errors="replace").strip()[-3000:] or None
-    if timed_out:
-        return Missing(
-            f"timed out while {stage}: no answer within {seconds:.1f} s (the deadline)", "timeout", tail, seconds
-        )
+    if cut is not None:
+        return Missing(f"timed out while {stage}: no answer {cut}", "timeout", tail, seconds)
     return Missing(f"crashed while {stage}: the process exited with {describe_exit(code)}", "error", tail, seconds)

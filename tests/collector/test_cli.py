@@ -89,7 +89,9 @@ def test_a_hung_torch_import_costs_at_most_the_deadline(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     torch = markdown.parse(done.stdout).facts["torch"]
     assert torch.status == "timeout" and "importing torch" in torch.reason  # type: ignore[union-attr]
-    assert "timed out: timed out while importing torch" in done.stdout
+    assert "timed out: timed out while importing torch: no answer before the report's 3 s deadline (--timeout)" in (
+        done.stdout
+    )
 
 
 @pytest.mark.parametrize("fmt", ["--json", "--no-smoke"])
