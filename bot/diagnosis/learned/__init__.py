@@ -1,0 +1,125 @@
+"""A learned fallback: the likely category of an issue from its words, for issues no rule decides.
+
+A multinomial logistic regression over the masked words of title and body (features.py), fitted on the corpus's
+`tune` split only by `python -m tests.bot.learned_fit`, which writes model.json: the classes (the categories seen
+in tune, with "fine"), a bias and a sparse weight list per word, and the abstain threshold that grouped
+cross-validation on tune chose for high precision. Inference is plain Python over that file, loaded on first use.
+
+It only ever says "likely", as a warning: words learned from two hundred issues are not proof, and a wrong warning
+costs more than a missed one, so below the threshold, or where the best guess is "fine" or the lack of a report,
+it says nothing.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from bot.diagnosis.findings import CATEGORIES, Finding, templated
+from bot.diagnosis.learned.features import features
+from bot.diagnosis.matrix import Index
+from collector import templating
+
+MODEL_PATH = Path(__file__).resolve().parent / "model.json"
+FORMAT = 1
+RULE_ID = "learned_fallback"
+# Classes it may learn but never reports: a healthy environment, and an issue whose thread never found a cause.
+NOT_A_GUESS = frozenset({"fine", "missing_env_report"})
+# Below a prose cue (0.4) and above the ask for a report (0.3): a guess from words the rules did not recognise.
+CONFIDENCE = 0.35
+EVIDENCE_WORDS = 6
+
+
+@dataclass(frozen=True)
+class Model:
+    classes: tuple[str, ...]
+    bias: tuple[float, ...]
+    weights: dict[str, tuple[tuple[int, float], ...]]  # word -> (class index, weight) for the classes it moves
+    threshold: float  # the least probability of a guess that is made
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Model:
+        if data.get("format") != FORMAT:
+            raise ValueError(f"model format {data.get('format')!r}, expected {FORMAT}")
+        classes = tuple(data["classes"])
+        unknown = [name for name in classes if name != "fine" and name not in CATEGORIES]
+        if unknown or len(data["bias"]) != len(classes):
+            raise ValueError(f"model classes do not match the categories: {unknown or 'bias length'}")
+        weights = {word: tuple((int(c), float(w)) for c, w in pairs) for word, pairs in data["weights"].items()}
+        return cls(classes, tuple(float(b) for b in data["bias"]), weights, float(data["threshold"]))
+
+    def scores(self, words: Iterable[str]) -> list[float]:
+        """Each class's score: its bias plus its weights of the issue's words, scaled by 1/sqrt(word count)."""
+        words = list(words)
+        scale = 1 / math.sqrt(len(words)) if words else 0.0
+        totals = [0.0] * len(self.classes)
+        for word in words:
+            for index, weight in self.weights.get(word, ()):
+                totals[index] += weight
+        return [bias + scale * total for bias, total in zip(self.bias, totals, strict=True)]
+
+    def probabilities(self, words: Iterable[str]) -> list[tuple[str, float]]:
+        """(class, probability), most likely first; ties in class order."""
+        scores = self.scores(words)
+        top = max(scores)
+        exps = [math.exp(score - top) for score in scores]
+        total = sum(exps)
+        return sorted(zip(self.classes, (e / total for e in exps), strict=True), key=lambda pair: -pair[1])
+
+    def guess(self, words: frozenset[str]) -> tuple[str, float] | None:
+        category, probability = self.probabilities(words)[0]
+        if category in NOT_A_GUESS or probability < self.threshold:
+            return None
+        return category, probability
+
+    def pointing(self, words: Iterable[str], category: str, count: int = EVIDENCE_WORDS) -> list[str]:
+        """The issue's words that push most toward `category`, strongest first."""
+        index = self.classes.index(category)
+        pushes = [(dict(self.weights.get(word, ())).get(index, 0.0), word) for word in words]
+        return [word for weight, word in sorted(pushes, key=lambda p: (-p[0], p[1]))[:count] if weight > 0]
+
+
+@functools.cache
+def model() -> Model:
+    """The shipped model, read on first use."""
+    return Model.from_json(json.loads(MODEL_PATH.read_text(encoding="utf-8")))
+
+
+def predict(title: str, body: str, using: Model | None = None) -> list[tuple[str, float]]:
+    """Every class with its probability, most likely first (including "fine" and "missing_env_report")."""
+    return (using or model()).probabilities(features(title, body))
+
+
+def guess(title: str, body: str, using: Model | None = None) -> tuple[str, float] | None:
+    """The likely category and its probability, or None where the model abstains."""
+    return (using or model()).guess(features(title, body))
+
+
+def decided(findings: Sequence[Finding]) -> bool:
+    """Whether a rule already names a cause: the first finding that is not a note, unless it only asks for a report."""
+    top = next((f for f in findings if f.severity != "info"), None)
+    return top is not None and top.category != "missing_env_report"
+
+
+def fallback_finding(
+    title: str, body: str, existing: Sequence[Finding], matrix: Index, using: Model | None = None
+) -> Finding | None:
+    """A "likely" warning where no rule decides and the model is confident enough; None otherwise."""
+    if decided(existing):
+        return None
+    chosen = using or model()
+    words = features(title, body)
+    found = chosen.guess(words)
+    if found is None:
+        return None
+    category, probability = found
+    params = {"summary": CATEGORIES[category], "families": matrix.matrix.families}
+    name = f"findings/{RULE_ID}.md.j2"
+    pointing = list(dict.fromkeys(word.removeprefix("t:") for word in chosen.pointing(words, category)))
+    evidence = templating.render_block(name, "evidence", words=pointing, percent=round(probability * 100))
+    return templated(RULE_ID, category, "warning", [evidence], confidence=CONFIDENCE, **params)

@@ -1,0 +1,243 @@
+"""Fit the learned fallback (bot/diagnosis/learned) on the corpus's `tune` split and write its model.json.
+
+`python -m tests.bot.learned_fit` fits a multinomial logistic regression on every tune issue (plain Python: a fixed
+number of passes of stochastic gradient descent in a seeded order, so two fits give the same file), prunes it to
+the words that weigh most, then chooses the abstain threshold by cross-validation grouped by repository (5 folds
+by a hash of the repository's name, so no fold's issues share a repository with its training issues): the lowest
+probability at which, and above which, the fallback's guesses on the issues where no rule decides are right at
+least TARGET_PRECISION of the time. `--report` prints the figures without writing. The test split is never read.
+
+The threshold depends on what the rules decide, so after the rules change, run it again to recalibrate; the
+weights do not (tests/bot/diagnosis/test_learned.py holds the committed weights to a fresh fit).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import math
+import random
+import sys
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from bot.diagnosis.learned import FORMAT, MODEL_PATH, NOT_A_GUESS, Model, decided
+from bot.diagnosis.learned.features import features
+from bot.diagnosis.matrix import default as default_matrix
+from bot.diagnosis.plan import triage
+from tests.bot.corpus import Issue, load
+
+SEED = 17
+EPOCHS = 30
+RATE = 1.0  # the step at the first pass; pass n takes RATE / (1 + n / 10)
+L2 = 1e-3
+MIN_ISSUES = 2  # a word in fewer tune issues says nothing about other issues
+MAX_WORDS = 2000  # the words kept, by their largest weight
+MIN_WEIGHT = 0.005  # smaller weights are dropped from the file; the rest rounded to 3 places
+FOLDS = 5
+TARGET_PRECISION = 0.9  # wrong warnings are costly: prefer a miss
+GRID = [round(0.3 + 0.05 * step, 2) for step in range(14)]  # 0.30 ... 0.95
+NEVER = 1.0  # the threshold where no grid value holds the target: the fallback never guesses
+FLOOR = 0.5  # never below: the undecided issues are harder than tune as a whole
+MIN_GUESSES = 20  # fewer guesses at a threshold do not measure its precision on all of tune
+MIN_UNDECIDED = 5  # nor on the undecided issues
+
+
+def fit(issues: Sequence[Issue]) -> dict[str, Any]:
+    """The model's JSON data (threshold left at NEVER) fitted on `issues`."""
+    docs = [features(issue.title, issue.body) for issue in issues]
+    labels = [issue.category for issue in issues]
+    counts = Counter(word for doc in docs for word in doc)
+    vocabulary = sorted(word for word, count in counts.items() if count >= MIN_ISSUES)
+    position = {word: index for index, word in enumerate(vocabulary)}
+    classes = sorted(set(labels))
+    rows = [sorted(position[word] for word in doc if word in position) for doc in docs]
+    scales = [1 / math.sqrt(len(doc)) if doc else 0.0 for doc in docs]
+    targets = [classes.index(label) for label in labels]
+    weights, bias = descend(rows, scales, targets, len(classes), len(vocabulary))
+    return pruned(classes, bias, weights, vocabulary)
+
+
+def descend(
+    rows: list[list[int]], scales: list[float], targets: list[int], classes: int, words: int
+) -> tuple[list[list[float]], list[float]]:
+    """Softmax regression by SGD; weights[class][word]. L2 decay is applied to the words an issue holds."""
+    weights = [[0.0] * words for _ in range(classes)]
+    bias = [0.0] * classes
+    order = list(range(len(rows)))
+    shuffle = random.Random(SEED).shuffle
+    for epoch in range(EPOCHS):
+        shuffle(order)
+        rate = RATE / (1 + epoch / 10)
+        for n in order:
+            row, scale = rows[n], scales[n]
+            scores = [bias[c] + scale * sum(map(weights[c].__getitem__, row)) for c in range(classes)]
+            top = max(scores)
+            exps = [math.exp(score - top) for score in scores]
+            total = sum(exps)
+            for c in range(classes):
+                gradient = exps[c] / total - (c == targets[n])
+                if abs(gradient) < 1e-3:
+                    continue
+                bias[c] -= rate * gradient * 0.1
+                column, step = weights[c], rate * gradient * scale
+                for word in row:
+                    column[word] -= step + rate * L2 * column[word]
+    return weights, bias
+
+
+def pruned(classes: list[str], bias: list[float], weights: list[list[float]], vocabulary: list[str]) -> dict[str, Any]:
+    largest = [max(abs(weights[c][w]) for c in range(len(classes))) for w in range(len(vocabulary))]
+    kept = sorted(range(len(vocabulary)), key=lambda w: (-largest[w], vocabulary[w]))[:MAX_WORDS]
+    table = {}
+    for w in sorted(kept, key=vocabulary.__getitem__):
+        pairs = [[c, round(weights[c][w], 3)] for c in range(len(classes)) if abs(weights[c][w]) >= MIN_WEIGHT]
+        if pairs:
+            table[vocabulary[w]] = pairs
+    return {"format": FORMAT, "classes": classes, "bias": [round(b, 3) for b in bias], "threshold": NEVER,
+            "weights": table}  # fmt: skip
+
+
+def fold(issue: Issue) -> int:
+    return int(hashlib.sha256(issue.repo.lower().encode()).hexdigest(), 16) % FOLDS
+
+
+def out_of_fold(issues: Sequence[Issue]) -> list[list[tuple[str, float]]]:
+    """Each issue's probabilities from the model fitted on the folds that do not hold its repository."""
+    found: list[list[tuple[str, float]]] = [[] for _ in issues]
+    for k in range(FOLDS):
+        model = Model.from_json(fit([issue for issue in issues if fold(issue) != k]))
+        for n, issue in enumerate(issues):
+            if fold(issue) == k:
+                found[n] = model.probabilities(features(issue.title, issue.body))
+    return found
+
+
+def undecided(issues: Sequence[Issue]) -> list[bool]:
+    """Whether the rules leave each issue undecided (no finding, or only the ask for a report, on top)."""
+    matrix = default_matrix()
+    return [not decided(triage(matrix, issue.body, issue.title).findings) for issue in issues]
+
+
+def at(threshold: float, oof: list[list[tuple[str, float]]], issues: Sequence[Issue]) -> dict[str, int]:
+    """How many guesses the fallback makes at `threshold`, how many are right, how many fall on fine issues."""
+    made = [n for n, probs in enumerate(oof) if probs[0][0] not in NOT_A_GUESS and probs[0][1] >= threshold]
+    return {
+        "guesses": len(made),
+        "right": sum(oof[n][0][0] == issues[n].category for n in made),
+        "on_fine": sum(issues[n].category == "fine" for n in made),
+    }
+
+
+def calibrate(issues: Sequence[Issue], oof: list[list[tuple[str, float]]], open_: list[bool]) -> dict[str, Any]:
+    """The threshold, and the cross-validated figures on all of tune and on the issues the rules leave undecided.
+
+    The undecided issues are the ones the fallback serves, but they are few and vague: in tune they hold too few
+    confident guesses to set a threshold alone. So it is set on all of tune (the lowest grid value at and above
+    which the guesses are right TARGET_PRECISION of the time, wherever MIN_GUESSES make that a measure), never
+    below FLOOR, and vetoed where the undecided issues' own guesses, once MIN_UNDECIDED, fall short.
+    """
+    kept = [n for n, is_open in enumerate(open_) if is_open]
+    cases, probs = [issues[n] for n in kept], [oof[n] for n in kept]
+    every = {t: at(t, oof, issues) for t in GRID}
+    undecided = {t: at(t, probs, cases) for t in GRID}
+    threshold = choose(every, undecided)
+    overall, chosen = at(threshold, oof, issues), at(threshold, probs, cases)
+    environment = [n for n, issue in enumerate(cases) if issue.category not in NOT_A_GUESS]
+    return {
+        "folds": FOLDS,
+        "tune_issues": len(issues),
+        "undecided": len(cases),
+        "undecided_environment": len(environment),
+        "accuracy_all_tune": share(right_first(oof, issues, range(len(issues))), len(issues)),
+        "accuracy_undecided": share(right_first(probs, cases, range(len(cases))), len(cases)),
+        "accuracy_undecided_environment": share(right_first(probs, cases, environment), len(environment)),
+        "threshold": threshold,
+        "all_tune": {**overall, "precision": precision(overall)},
+        "undecided_at_threshold": {
+            **chosen,
+            "precision": precision(chosen),
+            "coverage": share(chosen["guesses"], len(cases)),
+        },
+        "by_threshold": {f"{t:.2f}": {"all_tune": every[t], "undecided": undecided[t]} for t in GRID},
+    }
+
+
+def right_first(oof: list[list[tuple[str, float]]], issues: Sequence[Issue], which: Iterable[int]) -> int:
+    """How many of the issues `which` names have their own category as the model's first class."""
+    return sum(oof[n][0][0] == issues[n].category for n in which)
+
+
+def choose(every: dict[float, dict[str, int]], undecided: dict[float, dict[str, int]]) -> float:
+    """The lowest grid value, not below FLOOR, at and above which both tables hold the target (see calibrate)."""
+    threshold = NEVER
+    for t in reversed(GRID):
+        if t < FLOOR or not (precise(every[t], MIN_GUESSES) and precise(undecided[t], MIN_UNDECIDED)):
+            break
+        threshold = t
+    return threshold
+
+
+def precise(counts: dict[str, int], least: int) -> bool:
+    """Right often enough, or too few guesses to tell."""
+    return counts["guesses"] < least or counts["right"] >= TARGET_PRECISION * counts["guesses"]
+
+
+def precision(counts: dict[str, int]) -> float | None:
+    return share(counts["right"], counts["guesses"]) if counts["guesses"] else None
+
+
+def share(part: int, whole: int) -> float:
+    return round(part / whole, 3) if whole else 0.0
+
+
+def build() -> dict[str, Any]:
+    """model.json's data: the fit on all of tune, with the threshold cross-validation chose."""
+    issues = load("tune")
+    data = fit(issues)
+    calibration = calibrate(issues, out_of_fold(issues), undecided(issues))
+    data["threshold"] = calibration["threshold"]
+    data["calibration"] = calibration
+    return data
+
+
+def dumps(data: dict[str, Any]) -> str:
+    """Deterministic JSON text, one word of the weights per line (readable diffs)."""
+    head = {key: value for key, value in data.items() if key != "weights"}
+    lines = [f" {json.dumps(word)}: {compact(pairs)}" for word, pairs in data["weights"].items()]
+    text = json.dumps(head, indent=1, sort_keys=True)
+    return text[:-2] + ',\n "weights": {\n' + ",\n".join(lines) + "\n }\n}\n"
+
+
+def compact(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"))
+
+
+def summary(calibration: dict[str, Any]) -> str:
+    c, every, undecided = calibration, calibration["all_tune"], calibration["undecided_at_threshold"]
+    return (
+        f"grouped {c['folds']}-fold cross-validation on {c['tune_issues']} tune issues; threshold {c['threshold']}\n"
+        f"all tune: top class right on {c['accuracy_all_tune']:.1%}; at the threshold {every['guesses']} guesses, "
+        f"{every['right']} right (precision {every['precision']}), {every['on_fine']} on fine issues\n"
+        f"rules undecided on {c['undecided']} ({c['undecided_environment']} with an environment cause): top class "
+        f"right on {c['accuracy_undecided']:.1%} of them, {c['accuracy_undecided_environment']:.1%} of the "
+        f"environment ones; at the threshold {undecided['guesses']} guesses ({undecided['coverage']:.1%}), "
+        f"{undecided['right']} right (precision {undecided['precision']}), {undecided['on_fine']} on fine issues"
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tests.bot.learned_fit", description=__doc__.splitlines()[0])
+    parser.add_argument("--report", action="store_true", help="print the cross-validated figures; write nothing")
+    args = parser.parse_args(argv)
+    data = build()
+    if not args.report:
+        MODEL_PATH.write_text(dumps(data), encoding="utf-8")
+    sys.stdout.write(summary(data["calibration"]) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
