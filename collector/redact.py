@@ -128,10 +128,18 @@ HINTS: dict[str, tuple[str, ...] | re.Pattern[str]] = {
 # A name that ends in a secret word, then its value: "password=hunter2", "HF_TOKEN: x", "\"api_key\": \"x\"".
 # Not "tokenizers==0.19" (a requirement) nor "max_tokens: 512" (the word does not end the name).
 SENSITIVE = r"(?:passw(?:or)?d|passphrase|pwd|secret|token|credentials?|(?:api|access|private|auth|signing)[_-]?key)"
+# What follows "token:" or "--password " in an error message is the error, not a value: "[Errno 13] Permission
+# denied", "Error 13", "OSError: ...", "CUDA error: ...", "not found". Each alternative ends at a word end, a colon
+# or a second word after one space, which no one-word secret has ("ErrorProne1", "Errors4ever" are still taken).
+ERROR_TEXT = (
+    r"[\"']?(?:\[?errno\b|error\b|\w{0,40}(?-i:Error|Exception|Warning):|\w{1,16} error\b"
+    r"|(?:permission|access) denied|no such\b|not (?:found|permitted|set|available)\b|timed out\b)"
+)
 # The name before the secret word is bounded: a match starts only at a name's first character (the lookbehind), and
 # an unbounded lazy prefix then tries the secret words at every character of a 64 KB word (milliseconds per word).
 ASSIGNMENT = re.compile(
-    rf"(?i)(?<![\w.-])([\w.-]{{0,{MAX_NAME}}}?{SENSITIVE})(?![\w-])([\"']?\s*(?:=(?!=)|:(?![:/]))\s*)(?!{REDACTED})"
+    rf"(?i)(?<![\w.-])([\w.-]{{0,{MAX_NAME}}}?{SENSITIVE})(?![\w-])([\"']?\s*(?:=(?!=)|:(?![:/]))\s*)"
+    rf"(?!{REDACTED}|{ERROR_TEXT})"
     r"([\"'])?(?P<secret>(?(3)[^\"'\n]+|[^\s,;&'\"]+))"
 )
 # Tried at the start of every word, ASSIGNMENT costs 20 ms on 64 KB of prose. Each match ends its name with a secret
@@ -140,7 +148,8 @@ ASSIGNMENT = re.compile(
 NAME_CHAR = re.compile(r"[\w.-]")
 # The same on a command line, as a separate argument: "--hf-token hf_x", "--password hunter2".
 FLAG = re.compile(
-    rf"(?i)(-(?<![\w-]-)-?[\w-]{{0,{MAX_NAME}}}?{SENSITIVE})(?![\w-])\s+(?!{REDACTED}|-)(?P<secret>[^\s,;&'\"]+)"
+    rf"(?i)(-(?<![\w-]-)-?[\w-]{{0,{MAX_NAME}}}?{SENSITIVE})(?![\w-])\s+(?!{REDACTED}|-|{ERROR_TEXT})"
+    r"(?P<secret>[^\s,;&'\"]+)"
 )
 SECRET_NAME = re.compile(
     r"(?i)(TOKEN|SECRET|PASSW(OR)?D|PASSPHRASE|CREDENTIAL|PRIVATE|API_?KEY|ACCESS_?KEY|_KEY$|^KEY$|AUTH)"

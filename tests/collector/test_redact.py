@@ -212,3 +212,36 @@ def test_assignments_cost_what_one_scan_does_on_prose() -> None:
 
     # Tried at every word's start, the pattern costs 20 ms here; anchored, a fifth of that or less.
     assert best_ms(lambda: assignments(prose, prose.lower())) < best_ms(lambda: ASSIGNMENT.subn("", prose)) / 4
+
+
+# Error texts after a secret word and a colon are messages, not values: "<redacted> 13] Permission denied" and a
+# count of "secret assignment" for an errno told the reader nothing and hid the one line that mattered.
+ERROR_TEXTS = [
+    "cannot read /root/.cache/huggingface/token: [Errno 13] Permission denied: '/root/.cache/huggingface/token'",
+    "could not load private_key: Errno 2",
+    "HF_TOKEN: PermissionError: [Errno 13] Permission denied",
+    "reading the password: OSError: [Errno 5] Input/output error",
+    "AWS_SECRET_ACCESS_KEY: Error 13",
+    "secret: ERROR(13) while reading",
+    "token: CUDA error: an illegal memory access was encountered",
+    "credentials: NCCL error: unhandled system error",
+    "api_key: not found",
+    "auth token: Permission denied",
+    "--token Error 13",
+]
+
+
+@pytest.mark.parametrize("text", ERROR_TEXTS)
+def test_error_texts_after_a_secret_word_survive(text: str) -> None:
+    redactor = Redactor()
+    assert redactor.text(text) == text
+    assert not redactor.counts
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["password: ErrorProne1", "token=errno_x9Qz7", "api_key: Errors4ever", "--password Exception9"],
+)
+def test_secrets_that_merely_start_like_an_error_are_still_redacted(text: str) -> None:
+    redactor = Redactor()
+    assert redactor.text(text).endswith("<redacted>") and sum(redactor.counts.values()) == 1
