@@ -23,6 +23,7 @@ PACKAGES = (
     "bot.diagnosis.readers",
     "bot.diagnosis.rules",
     "bot.diagnosis.matrix",
+    "bot.diagnosis.learned",
     "bot.insights.dedupe",
     "collector.parsers",
 )
@@ -90,3 +91,7 @@ def _matrix() -> Iterator[Entry]:
         yield Entry(f"errors.yaml {signature.id}", screened.pattern, screened.flags)
     for screened, gpu in index._gpu_patterns:
         yield Entry(f"gpus.yaml {gpu.match}", screened.pattern, screened.flags)
+    for screened, also, cue in index._cue_patterns:
+        yield Entry(f"cues.yaml {cue.id}", screened.pattern, screened.flags)
+        if also is not None:
+            yield Entry(f"cues.yaml {cue.id} also", also.pattern, also.flags)

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
-from bot.diagnosis import render
+from bot.diagnosis import policy, render
 from bot.diagnosis.config import RepoConfig
 from bot.diagnosis.findings import Finding
 from bot.diagnosis.matrix import Index
@@ -90,7 +90,7 @@ def plan_for(
     needs_env = any(f.category == "missing_env_report" for f in findings)
     intents: dict[str, LabelIntent] = {}
     for finding in findings:
-        if finding.severity != "info" and finding.category and finding.category != "missing_env_report":
+        if finding.category and policy.earns_label(finding):
             label = config.label_for(finding.category)
             if label:
                 intents.setdefault(label, LabelIntent("category", finding.category))

@@ -13,11 +13,13 @@ import hashlib
 import itertools
 import json
 import re
+import typing
 from pathlib import Path
 from typing import Any
 
 from bot.diagnosis.matrix.model import (
     CudaFamily,
+    Cue,
     DriverBranch,
     ErrorSignature,
     Feature,
@@ -29,6 +31,7 @@ from bot.diagnosis.matrix.model import (
     version_key,
 )
 from bot.diagnosis.matrix.screen import MIN_WORD, Screened
+from collector import zipped
 from collector.report import codec
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
@@ -36,6 +39,13 @@ COMPILED_NAME = "compiled.json"
 MAX_GPU_NAME = 200
 GPU_CACHE_SIZE = 4096
 MAX_MENTIONS = 64  # of one GPU row in one text
+# Error texts are matched as people paste them: editors and chat tools turn quotes into typographic ones, Markdown
+# wraps names in backticks, terminals and issue editors break a long line (a newline or tab where the message has a
+# space). Each is folded to what the message prints, one character for one, so offsets still point into the text.
+FOLDED = str.maketrans(
+    {"\u2018": "'", "\u2019": "'", "\u201a": "'", "\u00b4": "'", "`": "'", "\u201c": '"', "\u201d": '"',
+     "\u201e": '"', "\u00a0": " ", "\t": " "}
+)  # fmt: skip
 
 
 class MatrixError(ValueError):
@@ -69,7 +79,7 @@ def merged_yaml(sources: list[Path]) -> dict[str, Any]:
 def compiled(directory: Path, sources: list[Path]) -> dict[str, Any] | None:
     """The merged matrix from data/compiled.json, or None where that is missing, unreadable or stale."""
     try:
-        data = json.loads((directory / COMPILED_NAME).read_text(encoding="utf-8"))
+        data = json.loads(zipped.read_bytes(directory / COMPILED_NAME))  # also inside collector/bundle.py's zip
     except (OSError, ValueError):
         return None
     if not isinstance(data, dict) or data.get("key") != sources_key(sources):
@@ -107,6 +117,10 @@ class Index:
         self._gpu_patterns = [(_screened(gpu.match, f"gpus[{gpu.match!r}]", 2), gpu) for gpu in matrix.gpus]
         self._gpu_cache: dict[str, GpuModel | None] = {}
         self._error_patterns = [(_screened(err.pattern, f"errors[{err.id}].pattern"), err) for err in matrix.errors]
+        self._cue_patterns = [
+            (_screened(cue.pattern, f"cues[{cue.id}].pattern"), _screened(cue.also, f"cues[{cue.id}].also"), cue)
+            for cue in matrix.cues
+        ]
         self._releases = {release.series: release for release in matrix.releases}
 
     # --- torch releases --------------------------------------------------------------------------------
@@ -164,13 +178,34 @@ class Index:
         raise KeyError(feature_id)
 
     def errors_in(self, line: str) -> list[ErrorSignature]:
+        line = line.translate(FOLDED).replace("\n", " ")
         lowered = line.lower()
         return [sig for p, sig in self._error_patterns if p.possible(lowered) and p.regex.search(line)]
 
     def errors_span(self, text: str) -> list[tuple[int, int, ErrorSignature]]:
-        """Every known error text in `text`, one scan per signature that could match at all."""
-        lowered = text.lower()
-        return [(m.start(), m.end(), sig) for p, sig in self._error_patterns for m in p.finditer(text, lowered)]
+        """Every known error text in `text`, one scan per signature that could match at all.
+
+        A line break counts as a space, so a message wrapped onto the next line is still found (each pattern is
+        only tried on a keyword's line and the one after it).
+        """
+        folded = text.translate(FOLDED)
+        joined, lowered = folded.replace("\n", " "), folded.lower()
+        unwrapped = lowered.replace("\n", " ")
+        return [
+            (m.start(), m.end(), sig) for p, sig in self._error_patterns for m in p.finditer(joined, lowered, unwrapped)
+        ]
+
+    def cues_span(self, text: str) -> list[tuple[int, int, Cue]]:
+        """Where the prose in `text` first says something that points to a cause (matrix data/cues.yaml)."""
+        folded = text.translate(FOLDED)
+        joined, lowered = folded.replace("\n", " "), folded.lower()
+        unwrapped = lowered.replace("\n", " ")
+        found = []
+        for pattern, also, cue in self._cue_patterns:
+            match = next(pattern.finditer(joined, lowered, unwrapped), None)
+            if match and (also is None or next(also.finditer(joined, lowered, unwrapped), None)):
+                found.append((match.start(), match.end(), cue))
+        return found
 
     def gpus_in(self, text: str) -> list[tuple[int, str]]:
         """GPU names mentioned in `text`, in order; where mentions overlap, the row listed first wins. Each row's
@@ -192,14 +227,20 @@ class PatternError(ValueError):
     """A matrix row's regular expression does not compile."""
 
 
-def _screened(pattern: str, where: str, shortest: int = MIN_WORD) -> Screened:
+@typing.overload
+def _screened(pattern: str, where: str, shortest: int = MIN_WORD) -> Screened: ...
+@typing.overload
+def _screened(pattern: None, where: str, shortest: int = MIN_WORD) -> None: ...
+def _screened(pattern: str | None, where: str, shortest: int = MIN_WORD) -> Screened | None:
+    if pattern is None:
+        return None
     try:
         return Screened(pattern, shortest=shortest)
     except re.error as exc:
         raise PatternError(f"{where}: not a valid regular expression: {exc}") from exc
 
 
-@functools.cache
+@functools.lru_cache(maxsize=None)  # functools.cache is 3.9+; collector/bundle.py runs on 3.8
 def default() -> Index:
     """The packaged matrix, loaded once per process (call it from an entry point, not at import)."""
     return load()

@@ -134,6 +134,21 @@ class ErrorSignature:
     source: str
     example: str  # a real occurrence of the text, checked against the pattern by the consistency tests
     strength: Literal["decisive", "suggestive"] = "suggestive"
+    examples: list[str] = field(default_factory=list)  # more real occurrences, worded differently, checked likewise
+
+
+@dataclass(frozen=True)
+class Cue:
+    """What people write about their setup (not an error text) that points to a likely cause: "nouveau is still
+    loaded", "after resume from suspend", "it installed the CPU version". Never decisive: a cue makes a "likely"
+    warning, below every error text and fact."""
+
+    id: str
+    pattern: str  # a regular expression, case-insensitive, searched in the prose (title, body, comments)
+    category: str
+    source: str  # why the words point to the cause
+    examples: list[str]  # real sentences from issues, each checked against the pattern by the consistency tests
+    also: str | None = None  # a second pattern that must occur somewhere in the same text
 
 
 @dataclass(frozen=True)
@@ -146,4 +161,5 @@ class Matrix:
     gpus: list[GpuModel]
     features: list[Feature]
     errors: list[ErrorSignature]
+    cues: list[Cue]
     reviewed: str  # date the data was last reviewed, shown in comments

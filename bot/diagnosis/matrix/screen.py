@@ -109,15 +109,17 @@ class Screened:
     def possible(self, lowered: str) -> bool:
         return self.words is None or any(word in lowered for word in self.words)
 
-    def finditer(self, text: str, lowered: str) -> Iterator[re.Match[str]]:
+    def finditer(self, text: str, lowered: str, unwrapped: str | None = None) -> Iterator[re.Match[str]]:
         """Matches in `text` (`lowered` is text.lower()), looking only around the keywords' occurrences.
 
         Each window is the keyword's line and the next one, so a match may still continue onto a wrapped line.
+        `unwrapped`, where given, is `lowered` with its line breaks as spaces (same length): keywords are looked
+        for there, so a keyword broken over two lines is still found.
         """
         if self.words is None:
             yield from self.regex.finditer(text)
             return
-        windows = sorted(_windows(lowered, self.words))
+        windows = sorted(_windows(lowered, self.words, unwrapped or lowered))
         done = 0
         for start, end in windows:
             start = max(start, done)
@@ -126,13 +128,13 @@ class Screened:
                 done = end
 
 
-def _windows(lowered: str, words: list[str]) -> Iterator[tuple[int, int]]:
+def _windows(lowered: str, words: list[str], search: str) -> Iterator[tuple[int, int]]:
     for word in words:
-        at = lowered.find(word)
+        at = search.find(word)
         while at >= 0:
             start = lowered.rfind("\n", 0, at) + 1
             end = lowered.find("\n", at + len(word))
             end = len(lowered) if end < 0 else lowered.find("\n", end + 1)
             end = len(lowered) if end < 0 else end
             yield start, end
-            at = lowered.find(word, end)
+            at = search.find(word, end)

@@ -18,7 +18,7 @@ from bot.diagnosis.readers.merge import merge
 from collector.report.model import Meta, Report
 
 
-@functools.cache
+@functools.lru_cache(maxsize=None)  # functools.cache is 3.9+; collector/bundle.py runs on 3.8
 def readers() -> list[tuple[str, Reader]]:
     """The readers, in order of precedence: a structured report beats a sentence about the same fact.
 
@@ -44,6 +44,7 @@ class Case:
     report: Report
     errors: list[Quote] = field(default_factory=list)
     topics: dict[str, Quote] = field(default_factory=dict)  # subjects named in the text, with the first mention
+    cues: dict[str, Quote] = field(default_factory=dict)  # what the prose says about the setup (matrix cue id)
     formats: list[str] = field(default_factory=list)  # the readers that recognised something
     fields: list[sections.FormField] = field(default_factory=list)
     title: str = ""
@@ -67,6 +68,7 @@ def read_case(matrix: Index, body: str | None, title: str = "", comments: Sequen
         report=Report(meta=Meta(generator="pasted text"), facts=merge(partials)),
         errors=_errors(partials),
         topics=_topics(partials),
+        cues=_cues(partials),
         formats=list(dict.fromkeys(p.reader for p in partials if p.facts or p.missing)),
         fields=fields,
         title=title,
@@ -88,6 +90,14 @@ def _topics(partials: list[Partial]) -> dict[str, Quote]:
         for name, quote in partial.topics.items():
             topics.setdefault(name, quote)
     return topics
+
+
+def _cues(partials: list[Partial]) -> dict[str, Quote]:
+    cues: dict[str, Quote] = {}
+    for partial in partials:
+        for name, quote in partial.cues.items():
+            cues.setdefault(name, quote)
+    return cues
 
 
 def _damaged(parts: list[Section]) -> str | None:

@@ -92,6 +92,7 @@ class Partial:
     errors: list[Quote] = field(default_factory=list)
     missing: dict[str, Missing] = field(default_factory=dict)  # from our own report: why a fact is absent
     topics: dict[str, Quote] = field(default_factory=dict)  # what the issue is about: "fp8", "mig", "nccl_hang"...
+    cues: dict[str, Quote] = field(default_factory=dict)  # matrix cue id -> where the prose says it
 
     def add(self, key: Key[Any], value: Any, section: Section, index: int, *, source: str | None = None) -> None:
         """Record a fact unless this reader already found one for the key (the first occurrence wins)."""
@@ -102,7 +103,7 @@ class Partial:
             )
 
     def __bool__(self) -> bool:
-        return bool(self.facts or self.errors or self.missing or self.topics)
+        return bool(self.facts or self.errors or self.missing or self.topics or self.cues)
 
 
 class Reader(Protocol):

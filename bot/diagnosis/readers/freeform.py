@@ -114,11 +114,13 @@ def read(section: Section, matrix: Index) -> Partial:
     _versions(partial, text)
     _environment(partial, text)
     _companions(partial, text)
-    _gpus(partial, text, matrix)
-    _errors(partial, text, matrix)
+    error_lines = _errors(partial, text, matrix)
+    _gpus(partial, text, matrix, error_lines)
     for name, pattern in TOPICS.items():
         if match := text.first(pattern):
             partial.topics[name] = text.quote(match.start(), match.end())
+    for start, end, cue in matrix.cues_span(text.text):
+        partial.cues.setdefault(cue.id, text.quote(start, end))
     if span := _collective_hang(text):
         partial.topics["nccl_hang"] = text.quote(*span)
     variables: dict[str, tuple[int, str]] = {}
@@ -176,8 +178,9 @@ def _companions(partial: Partial, text: Text) -> None:
         partial.add(PACKAGES, Packages(selected=[p for _, p in packages.values()]), text.section, first)
 
 
-def _gpus(partial: Partial, text: Text, matrix: Index) -> None:
-    mentions = matrix.gpus_in(text.text)
+def _gpus(partial: Partial, text: Text, matrix: Index, error_lines: set[int]) -> None:
+    # A GPU named inside a known error text is the message's example ("e.g., RTX 4090"), not the user's.
+    mentions = [(at, name) for at, name in matrix.gpus_in(text.text) if text.line_of(at) not in error_lines]
     if not mentions:
         return
     names: dict[str, str] = {}  # a 64 KB body may name a GPU ten thousand times
@@ -187,11 +190,9 @@ def _gpus(partial: Partial, text: Text, matrix: Index) -> None:
     partial.add(GPUS, gpus, text.section, text.line_of(mentions[0][0]))
 
 
-def _errors(partial: Partial, text: Text, matrix: Index) -> None:
-    # Terminals and issue editors wrap long errors after "...so:"; a colon at a line end is read as ": "
-    # (same length, so offsets still point at the right lines).
-    unwrapped = text.text.replace(":\n", ": ")
-    known = sorted((start, end) for start, end, _ in matrix.errors_span(unwrapped))
+def _errors(partial: Partial, text: Text, matrix: Index) -> set[int]:
+    """Quote the errors in the text; the lines holding a known error text."""
+    known = sorted((start, end) for start, end, _ in matrix.errors_span(text.text))
     other = [(m.start(), m.end()) for m in text.all(EXCEPTION)]
     spans: dict[int, tuple[int, int]] = {}
     for start, end in [*known, *other]:  # a known error's quote (with its wrapped tail) beats a bare exception line
@@ -203,6 +204,7 @@ def _errors(partial: Partial, text: Text, matrix: Index) -> None:
         if len(quotes) == MAX_ERRORS:
             break
     partial.errors.extend(quotes.values())
+    return {text.line_of(start) for start, _ in known}
 
 
 def _collective_hang(text: Text) -> tuple[int, int] | None:

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from bot.diagnosis.findings import Finding
 from bot.diagnosis.matrix.model import series, version_key
-from bot.diagnosis.rules import advice, finding, rule
+from bot.diagnosis.rules import advice, finding, refutes, rule
 from bot.diagnosis.rules.view import View
 from collector.report.schema import DRIVER, TORCH
 
@@ -38,6 +38,12 @@ def cpu_only_wheel(v: View) -> Iterator[Finding]:
         version=v.torch.version if v.torch else None, gpus=", ".join(dict.fromkeys(gpus)), windows=v.windows,
         uninstall=advice.uninstall_command(), command=advice.install_command(wheel) if wheel else None,
     )  # fmt: skip
+
+
+@refutes("cpu_only_wheel")
+def torch_is_a_cuda_build(v: View) -> bool:
+    """torch says which CUDA it was built with: whatever the words, it is not a CPU-only build."""
+    return bool(v.torch_cuda) and not v.cpu_build
 
 
 @rule

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from bot.diagnosis.findings import Finding, Severity
 from bot.diagnosis.matrix.model import Feature, version_key
-from bot.diagnosis.rules import finding, rule
+from bot.diagnosis.rules import finding, refutes, rule
 from bot.diagnosis.rules.view import GpuView, View
 from collector.report.model import Fact
 from collector.report.schema import SMOKE_FP8, SMOKE_SDPA, Key, SmokeResult
@@ -50,6 +50,14 @@ def fp8_unsupported(v: View) -> Iterator[Finding]:
         confidence=0.95 if unable and (quoted or failed) else 0.75 if unable else 0.7,
         gpus=[f"{g.gpu.name} (sm_{(g.cc or '').replace('.', '')})" for g in unable], feature=feature,
     )  # fmt: skip
+
+
+@refutes("fp8_unsupported")
+def every_gpu_runs_fp8(v: View) -> bool:
+    """Every GPU is known, at or above the FP8 floor, and no FP8 smoke test failed."""
+    known = [gpu for gpu in v.gpus if gpu.cc]
+    runs_everywhere = bool(known) and len(known) == len(v.gpus) and not below(v.matrix.feature("fp8"), known)
+    return runs_everywhere and not smoke_failed(v, SMOKE_FP8)
 
 
 @rule

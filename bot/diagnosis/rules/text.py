@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from bot.diagnosis.findings import CATEGORIES, Finding
 from bot.diagnosis.matrix.model import ErrorSignature
 from bot.diagnosis.readers.base import Quote
+from bot.diagnosis.readers.own import NAME as TWIN_FORMAT
 from bot.diagnosis.rules import finding, rule
 from bot.diagnosis.rules.view import View
 from collector.report.schema import TORCH
@@ -29,6 +30,31 @@ def known_error(v: View) -> Iterator[Finding]:
             "known_error", category, "error" if decisive else "warning", [f"{quote.text} ({quote.where})"],
             confidence=TEXT_CONFIDENCE[signature.strength], signature=signature, quote=quote.text,
             summary=CATEGORIES[category], have_report=v.usable_report(), families=v.matrix.matrix.families,
+        )  # fmt: skip
+
+
+# What people write about their setup, where nothing printed decides: above the ask for a report, below any error text.
+CUE_CONFIDENCE = 0.4
+CUE_AGREEING = 0.02  # each further cue for the same category
+CUE_CEILING = 0.46
+
+
+@rule
+def prose_cue(v: View) -> Iterator[Finding]:
+    """One "likely" finding per category the prose points to (matrix data/cues.yaml); policy keeps it only where no
+    stronger finding exists."""
+    if TWIN_FORMAT in v.case.formats:
+        return  # our own report says what the words would: its listings (modules, paths, variables) are not prose
+    by_category: dict[str, list[tuple[str, Quote]]] = {}
+    for cue in v.matrix.matrix.cues:
+        if cue.id in v.case.cues:
+            by_category.setdefault(cue.category, []).append((cue.id, v.case.cues[cue.id]))
+    for category, cued in by_category.items():
+        confidence = min(CUE_CEILING, CUE_CONFIDENCE + CUE_AGREEING * (len(cued) - 1))
+        yield finding(
+            "prose_cue", category, "warning", [f"{quote.text} ({quote.where})" for _, quote in cued],
+            confidence=confidence, summary=CATEGORIES[category], quote=cued[0][1].text,
+            families=v.matrix.matrix.families,
         )  # fmt: skip
 
 

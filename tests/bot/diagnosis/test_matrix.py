@@ -108,6 +108,22 @@ def test_error_examples_match_and_categories_are_known() -> None:
         ids.add(signature.id)
         assert signature.category in CATEGORIES, signature.id
         assert signature in M.errors_in(signature.example), signature.id
+        for example in signature.examples:
+            assert signature in M.errors_in(example), (signature.id, example)
+
+
+def test_cue_examples_match_and_sources_are_given() -> None:
+    ids = set()
+    for cue in M.matrix.cues:
+        assert cue.id not in ids and cue.id not in {s.id for s in M.matrix.errors}
+        ids.add(cue.id)
+        assert cue.category in CATEGORIES and cue.category != "missing_env_report", cue.id
+        assert cue.source.strip() and cue.examples, cue.id
+        for example in cue.examples:
+            assert cue.id in {found.id for _, _, found in M.cues_span(example + (" docker" if cue.also else ""))}, (
+                cue.id,
+                example,
+            )
 
 
 def test_features() -> None:

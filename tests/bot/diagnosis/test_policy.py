@@ -1,0 +1,106 @@
+"""The ranking and severity policy (bot/diagnosis/policy.py) on the classes of miss issue 17 names, each on the real
+wording people paste (sources in errors.yaml / cues.yaml)."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.diagnosis.matrix import default
+from bot.diagnosis.plan import Plan, triage
+
+
+def plan(body: str, title: str = "") -> Plan:
+    return triage(default(), body, title)
+
+
+def first(result: Plan) -> tuple[str | None, str] | None:
+    cause = next((f for f in result.findings if f.severity != "info"), None)
+    return (cause.category, cause.severity) if cause else None
+
+
+@pytest.mark.parametrize(
+    ("body", "category"),
+    [
+        # the driver-too-old message without its "(found version N)" tail, and wrapped mid-sentence
+        ("RuntimeError: The NVIDIA driver on your system is too old. Please update your GPU driver", "driver_too_old"),
+        ("RuntimeError: The NVIDIA driver on your system is too\nold (found version 11040).", "driver_too_old"),
+        # torch's OOM exception with the allocator's numbers, and ComfyUI's short form
+        (
+            "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 90.00 MiB. GPU 0 has a total capacity "
+            "of 8.00 GiB of which 0 bytes is free.",
+            "oom_or_memory",
+        ),
+        ("torch.OutOfMemoryError: Allocation on device ", "oom_or_memory"),
+        # torchvision's CUDA ops missing, with the quotes an editor made typographic
+        (
+            "NotImplementedError: Could not run \u2018torchvision::nms\u2019 with arguments from the \u2018CUDA\u2019 "
+            "backend.",
+            "torchvision_mismatch",
+        ),
+        # an application's own FP8 floor
+        (
+            "ERROR: FP8 models require a GPU with Compute Capability 8.9 or higher (e.g., RTX 4090). Your GPU's "
+            "capability is 8.6. Please select a non-FP8 model.",
+            "fp8_unsupported",
+        ),
+    ],
+)
+def test_decisive_texts_are_recognised_and_ranked_above_the_ask(body: str, category: str) -> None:
+    result = plan(body)
+    assert first(result) == (category, "error")
+    # Asking for a report and naming the cause are not exclusive: needs-env is still wanted, below the cause.
+    assert result.needs_env and result.findings[-1].category == "missing_env_report"
+    assert [i.kind for i in result.intents.values()] == ["category", "needs_env"]
+
+
+def test_the_container_banner_points_to_the_runtime_without_being_decisive() -> None:
+    # Some WSL images print it while the GPU works (NVIDIA/nvidia-docker#1548): a warning, still first.
+    body = (
+        "WARNING: The NVIDIA Driver was not detected.  GPU functionality will not be available.\n"
+        "   Use the NVIDIA Container Toolkit to start this container with GPU support; see\n"
+    )
+    assert first(plan(body)) == ("container_runtime", "warning")
+
+
+def test_cuda_unknown_error_points_to_the_driver_not_the_variable_it_names() -> None:
+    body = (
+        "UserWarning: CUDA initialization: CUDA unknown error - this may be due to an incorrectly set up "
+        "environment, e.g. changing env variable CUDA_VISIBLE_DEVICES after program start."
+    )
+    assert first(plan(body)) == ("driver_not_loaded", "warning")
+
+
+def test_a_cue_names_a_likely_cause_without_a_label() -> None:
+    result = plan("Upon reboot nouveau is loaded again instead of the nvidia driver.", "GPU not found")
+    cue = result.findings[0]
+    assert (cue.id, cue.category, cue.severity) == ("prose_cue", "driver_not_loaded", "warning")
+    assert cue.title.startswith("Likely")
+    assert result.labels == ["needs-env"]
+
+
+def test_a_cue_gives_way_to_an_error_text() -> None:
+    # WSL is named, but the error text decides: the cue is not shown at all.
+    result = plan("On WSL2 I get: AssertionError: Torch not compiled with CUDA enabled")
+    assert [f.id for f in result.findings] == ["cpu_only_wheel", "missing_env_report"]
+    assert first(result) == ("cpu_only_wheel", "error")
+
+
+def test_a_cue_that_needs_a_second_word_waits_for_it() -> None:
+    assert first(plan("bash: nvidia-smi: command not found")) == ("missing_env_report", "warning")
+    inside = plan("I start the image with docker run and get\nbash: nvidia-smi: command not found")
+    assert first(inside) == ("container_runtime", "warning")
+
+
+def test_facts_refute_what_words_say() -> None:
+    # An H100 runs FP8: a pasted FP8 capability error there is not evidence that the GPU lacks it.
+    body = (
+        "GPU: NVIDIA H100 80GB HBM3\ntorch 2.4.1+cu121\nRuntimeError: torch._scaled_mm is only supported on CUDA "
+        "devices with compute capability >= 9.0 or 8.9, or ROCm MI300+"
+    )
+    assert not any(f.category == "fp8_unsupported" for f in plan(body).findings)
+    # The same text on an RTX 3090 (sm_86) is.
+    assert first(plan(body.replace("NVIDIA H100 80GB HBM3", "RTX 3090"))) == ("fp8_unsupported", "error")
+
+
+def test_unknown_is_no_finding_but_the_ask() -> None:
+    assert [f.category for f in plan("It does not work, please help.", "bug").findings] == ["missing_env_report"]
