@@ -123,7 +123,12 @@ def action(args: argparse.Namespace) -> int:
             log.warning("%s; trying again in %.0f s", exc, exc.delay)
             time.sleep(exc.delay)
             continue
-        log.info("%s: %s", result.outcome, result.detail)
+        if settings.dry_run and result.applied is not None:  # what would have been posted, not "comment created"
+            delivery = decision.delivery
+            sys.stdout.write(templating.render("dry_run.txt.j2", repo=delivery.repo, number=delivery.number,
+                                               applied=result.applied, comment=result.comment))  # fmt: skip
+        else:
+            log.info("%s: %s", result.outcome, result.detail)
         return 0 if result.outcome != "dead" else 1
     return 1
 

@@ -54,6 +54,7 @@ class Result:
     outcome: str  # "done", "skipped", "dead", "nothing"
     detail: str = ""
     applied: Outcome | None = None
+    comment: str | None = None  # the comment as it was (or, in a dry run, would have been) posted
 
 
 class Processor:
@@ -182,7 +183,7 @@ class Processor:
                                     categories_of(findings), plan.needs_env, features,
                                     [d.number for d in plan.duplicates]))  # fmt: skip
         return Result("done", f"comment {outcome.comment}; labels +{outcome.labels_added} -{outcome.labels_removed}",
-                      outcome)  # fmt: skip
+                      outcome, plan.comment)  # fmt: skip
 
     def _index(self, repo: str, number: int, title: str, body: str, state: str, case: Case | None = None,
                findings: list[Finding] | None = None) -> Features:  # fmt: skip

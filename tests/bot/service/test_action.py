@@ -86,6 +86,12 @@ def test_dry_run_input_writes_nothing(fake: FakeGitHub, tmp_path: Path) -> None:
     result = run_action(fake, tmp_path, "issues", opened, **{"dry-run": "true"})
     assert result.returncode == 0, result.stderr
     assert fake.write_calls() == [] and "dry run" in result.stderr.lower()
+    # It shows what it would have posted, and does not say it posted it ("done: comment created").
+    assert f"dry run: nothing was posted to {REPO}#1" in result.stdout, result.stdout
+    assert "labels to add:    env: gpus-hidden-by-env" in result.stdout, result.stdout
+    posted = result.stdout.split("----- comment -----\n", 1)[1].split("\n----- end of comment -----", 1)[0]
+    assert posted.startswith(MARKER) and "CUDA_VISIBLE_DEVICES" in posted, result.stdout
+    assert "comment created" not in result.stdout + result.stderr
 
 
 def test_events_that_are_not_work_end_quietly(fake: FakeGitHub, tmp_path: Path) -> None:
