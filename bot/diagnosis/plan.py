@@ -100,5 +100,7 @@ def plan_for(
     if shown and config.duplicate_label:
         intents.setdefault(config.duplicate_label, LabelIntent("duplicate"))
     worth_saying = any(f.severity != "info" for f in findings) or shown
-    comment = render.comment(case, findings, shown, matrix) if config.comment and worth_saying else None
+    comment = None
+    if config.comment and worth_saying:
+        comment = render.comment(case, findings, shown, matrix, config.collector_command)
     return Plan(case, findings, intents, needs_env, comment, shown)

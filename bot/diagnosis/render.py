@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from bot.diagnosis.config import FALLBACK_COMMAND
 from bot.diagnosis.findings import Finding
 from bot.diagnosis.inert import inert, inert_value, one_line
 from bot.diagnosis.matrix import Index
@@ -27,8 +28,10 @@ MAX_COMMENT = 60_000
 SHOWN_FINDINGS = 6
 
 
-def comment(case: Case, findings: list[Finding], duplicates: list[Duplicate], matrix: Index) -> str:
+def comment(case: Case, findings: list[Finding], duplicates: list[Duplicate], matrix: Index, command: str) -> str:
+    """`command`: what the repository tells reporters to run (its collector_command), asked for when a report is."""
     shown = findings[:SHOWN_FINDINGS]
+    ask = any(f.category == "missing_env_report" for f in findings)
     duplicates = [replace(d, evidence=[inert_value(line, composed=True) for line in d.evidence]) for d in duplicates]
     limit = MAX_COMMENT - len(MARKER) - 1
     raw = text = ""
@@ -36,7 +39,7 @@ def comment(case: Case, findings: list[Finding], duplicates: list[Duplicate], ma
         raw = templating.render(
             "comment.md.j2", findings=shown, more=len(findings) - len(shown), facts=fact_rows(case, matrix),
             duplicates=duplicates, evidence_lines=evidence_lines, reviewed=matrix.matrix.reviewed,
-            formats=case.formats,
+            formats=case.formats, command=command, fallback=FALLBACK_COMMAND, ask=ask,
         )  # fmt: skip
         raw = Redactor().secrets(raw)  # a token pasted in an issue is not repeated by the bot
         text = inert(raw)

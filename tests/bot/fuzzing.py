@@ -22,6 +22,7 @@ from typing import Any
 import yaml
 
 from bot.diagnosis import render
+from bot.diagnosis.config import RepoConfig
 from bot.diagnosis.matrix import Index
 from bot.diagnosis.plan import Duplicate, Plan, triage
 from bot.insights.dedupe import evidence, extract
@@ -264,7 +265,7 @@ def handle(matrix: Index, text: str, title: str = "", comments: Sequence[str] = 
     extract(plan.case, plan.findings, matrix, text)
     quoted = [Match(kind, quote.text) for quote in plan.case.errors[:2] for kind in ("error", "frames")]
     duplicates = [Duplicate(1, 0.9, evidence(quoted), title)]
-    return plan, render.comment(plan.case, plan.findings, duplicates, matrix)
+    return plan, render.comment(plan.case, plan.findings, duplicates, matrix, RepoConfig().collector_command)
 
 
 def check(matrix: Index, text: str, title: str = "", comments: Sequence[str] = ()) -> int:

@@ -7,6 +7,7 @@ import re
 
 import pytest
 
+from bot.diagnosis import config
 from bot.diagnosis.config import ConfigError, RepoConfig, parse
 
 
@@ -87,3 +88,42 @@ def test_ordinary_label_names_pass() -> None:
     config = parse("labels:\n  driver_too_old: 'env: driver ⚠️ too old'\nexempt_labels: ['wontfix', 'needs triage']\n")
     assert config.label_for("driver_too_old") == "env: driver ⚠️ too old"
     assert parse("duplicate_label: " + "x" * 50 + "\n").duplicate_label == "x" * 50
+
+
+def test_the_command_reporters_are_told_to_run_defaults_to_one_that_exists() -> None:
+    """Without a public home for envtriage no command names a download URL: collect_env is what anyone with torch
+    has. Once HOME_REPOSITORY names one, the default downloads its one-file collector and runs it."""
+    assert RepoConfig().collector_command == config.default_command(config.HOME_REPOSITORY)
+    assert config.default_command(None) == config.FALLBACK_COMMAND == "python -m torch.utils.collect_env"
+    assert config.default_command("acme/envtriage") == (
+        "curl -LO https://github.com/acme/envtriage/releases/latest/download/envtriage-collect.pyz"
+        " && python envtriage-collect.pyz > env.md"
+    )
+    command = "curl -LO https://example.org/envtriage-collect.pyz && python envtriage-collect.pyz > env.md"
+    assert parse(f"collector_command: {json.dumps(command)}\n").collector_command == command
+    assert parse(f"collector_command: '{'x' * config.MAX_COMMAND}'\n").collector_command == "x" * config.MAX_COMMAND
+
+
+@pytest.mark.parametrize(
+    ("value", "problem"),
+    [
+        ("", "1-300 characters, not 0"),
+        ("x" * 301, "1-300 characters, not 301"),
+        ("curl -LO https://x.example/c.pyz\npython c.pyz", "a control character (U+000A)"),
+        ("python c.pyz\r", "a control character (U+000D)"),
+        ("python c.pyz\x1b[2K", "a control character (U+001B)"),  # an escape sequence that rewrites the line
+        ("python \u202ezyp.c", "an invisible format character (U+202E)"),  # reads reversed, runs as written
+        ("python\u200b c.pyz", "an invisible format character (U+200B)"),
+        ("python c.pyz\u2028rm -rf ~", "a line separator (U+2028)"),
+        (" python c.pyz", "blanks at its start or end"),
+    ],
+)
+def test_a_command_that_is_not_one_plain_line_is_refused(value: str, problem: str) -> None:
+    with pytest.raises(ConfigError, match=re.escape(problem)) as refused:
+        parse(f"collector_command: {json.dumps(value)}\n")
+    assert str(refused.value).startswith("collector_command: ")
+
+
+def test_a_command_must_be_a_string() -> None:
+    with pytest.raises(ConfigError, match="collector_command"):
+        parse("collector_command: [curl, python]\n")

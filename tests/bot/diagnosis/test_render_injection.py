@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from bot.diagnosis import render
+from bot.diagnosis.config import RepoConfig
 from bot.diagnosis.inert import ZWSP, one_line
 from bot.diagnosis.matrix import Index
 from bot.diagnosis.plan import Duplicate, triage
@@ -149,7 +150,7 @@ def test_what_duplicates_have_in_common_is_inert(matrix: Index) -> None:
     plan = triage(matrix, pasted(torch_version()), "CUDA does not work")
     quoted = "same error signature: " + templating.code("x``y")  # as templates/dedupe/evidence.txt.j2 quotes
     duplicate = Duplicate(7, 0.9, [f"same torch build (2.6.0{HOSTILE})", quoted])
-    comment = render.comment(plan.case, plan.findings, [duplicate], matrix)
+    comment = render.comment(plan.case, plan.findings, [duplicate], matrix, RepoConfig().collector_command)
     assert github_markdown.live(comment, render.MARKER) == []
     assert github_markdown.headings(comment) == [] and github_markdown.references(comment) == ["#7"]
     assert f"same torch build (2.6.0 {READABLE})" in shown_text(comment)

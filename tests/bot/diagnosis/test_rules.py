@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 import pytest
 
+from bot.diagnosis.config import RepoConfig
 from bot.diagnosis.findings import CATEGORIES
 from bot.diagnosis.plan import Plan
 from tests.conftest import captured_output, fixture_text
@@ -124,7 +125,7 @@ def test_docker_without_gpus(run: Run) -> None:
 def test_nothing_at_all_asks_for_a_report(run: Run) -> None:
     plan = run("It doesn't work, please help.")
     assert top(plan)[0] == "missing_env_report" and plan.needs_env
-    assert plan.labels == ["needs-env"] and "python -m collector" in (plan.comment or "")
+    assert plan.labels == ["needs-env"] and RepoConfig().collector_command in (plan.comment or "")
 
 
 def test_newer_torch_than_the_matrix_is_an_info_note_never_an_error(run: Run) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+from bot.diagnosis.config import RepoConfig
 from tests.bot.harness import (
     REPO,
     Running,
@@ -52,7 +53,7 @@ def test_an_edit_that_adds_the_report_updates_the_same_comment(bot: Running, fak
     bot.send("issues", opened(NO_REPORT))
     bot.settle()
     first = bot_comments(fake)
-    assert len(first) == 1 and "python -m collector" in str(first[0]["body"])
+    assert len(first) == 1 and RepoConfig().collector_command in str(first[0]["body"])
     assert fake.labels_on(REPO, 1) == ["needs-env"]
     fake.edit_issue(REPO, 1, body=broken_report())
     edit = payload("issues.edited", **{"issue.body": broken_report(), "changes": {"body": {"from": NO_REPORT}}})

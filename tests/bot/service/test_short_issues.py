@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.diagnosis.config import RepoConfig
 from tests.bot.harness import REPO, Running, bot_comments, broken_report, opened, running, settings_for
 from tests.fakegithub import FakeGitHub
 from tests.servers import postgres_url  # noqa: F401 - fixture
@@ -36,7 +37,7 @@ def test_a_two_word_issue_is_asked_for_a_report(service: Running, fake: FakeGitH
     deliver(service, fake, "bug", "help")
     assert service.store.counts() == {"done": 1}, [d.last_error for d in service.store.dead()]
     [comment] = bot_comments(fake)
-    assert "python -m collector" in str(comment["body"]) and fake.labels_on(REPO, 1) == ["needs-env"]
+    assert RepoConfig().collector_command in str(comment["body"]) and fake.labels_on(REPO, 1) == ["needs-env"]
 
 
 def test_a_nul_in_the_title_and_the_body_is_triaged(service: Running, fake: FakeGitHub) -> None:

@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from bot.diagnosis.config import RepoConfig
 from bot.diagnosis.matrix import Index
 from bot.diagnosis.render import MARKER
 from bot.service.github_io import Clients
@@ -154,7 +155,7 @@ def test_a_delivery_on_a_thread_of_2000_comments_costs_a_few_gets(bot: Running, 
     add_comments(fake, 1000)
     comment_delivery(bot, fake, "Any news?")  # the bot asks for a report: its comment lands mid-thread
     [asked] = bot_comments(fake)
-    assert "python -m collector" in str(asked["body"])
+    assert RepoConfig().collector_command in str(asked["body"])
     add_comments(fake, 1000)
     fake.reset_calls()
     comment_delivery(bot, fake, "Still broken.")  # the repository, the issue, the thread's first and last pages
