@@ -24,14 +24,14 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from bot.diagnosis.learned import FORMAT, MODEL_PATH, NOT_A_GUESS, Model, decided
-from bot.diagnosis.learned.features import features
+from bot.diagnosis.learned.words import features
 from bot.diagnosis.matrix import default as default_matrix
 from bot.diagnosis.plan import triage
 from tests.bot.corpus import Issue, load
 
 SEED = 17
-EPOCHS = 30
-RATE = 1.0  # the step at the first pass; pass n takes RATE / (1 + n / 10)
+EPOCHS = 15
+RATE = 3.0  # the step at the first pass; pass n takes RATE / (1 + n / 10)
 L2 = 1e-3
 MIN_ISSUES = 2  # a word in fewer tune issues says nothing about other issues
 MAX_WORDS = 2000  # the words kept, by their largest weight

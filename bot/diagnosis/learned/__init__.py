@@ -1,6 +1,6 @@
 """A learned fallback: the likely category of an issue from its words, for issues no rule decides.
 
-A multinomial logistic regression over the masked words of title and body (features.py), fitted on the corpus's
+A multinomial logistic regression over the masked words of title and body (words.py), fitted on the corpus's
 `tune` split only by `python -m tests.bot.learned_fit`, which writes model.json: the classes (the categories seen
 in tune, with "fine"), a bias and a sparse weight list per word, and the abstain threshold that grouped
 cross-validation on tune chose for high precision. Inference is plain Python over that file, loaded on first use.
@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.diagnosis.findings import CATEGORIES, Finding, templated
-from bot.diagnosis.learned.features import features
+from bot.diagnosis.learned.words import features
 from bot.diagnosis.matrix import Index
 from collector import templating
 

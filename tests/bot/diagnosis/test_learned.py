@@ -15,7 +15,7 @@ import pytest
 
 from bot.diagnosis.findings import CATEGORIES, Finding, templated
 from bot.diagnosis.learned import FORMAT, MODEL_PATH, NOT_A_GUESS, Model, fallback_finding, guess, model, predict
-from bot.diagnosis.learned.features import features, tokens
+from bot.diagnosis.learned.words import features, tokens
 from bot.diagnosis.matrix import Index
 from bot.diagnosis.matrix import default as default_matrix
 from tests.bot import learned_fit
@@ -130,7 +130,7 @@ def test_says_nothing_where_a_rule_decides(tune: list[Issue], matrix: Index) -> 
     issue = by_url(tune, sorted(CLEAR)[0])
     decided = templated("known_error", "oom_or_memory", "warning", ["x"], summary="s", quote="q", signature=None,
                         have_report=False, families=matrix.matrix.families)  # fmt: skip
-    asking = templated("missing_env_report", "missing_env_report", "warning", ["no report"], damaged="", has_error=False)
+    asking = templated("missing_env_report", "missing_env_report", "warning", ["none"], damaged="", has_error=False)
     note = Finding("note", None, "info", "a note", "nothing", ["x"])
     assert fallback_finding(issue.title, issue.body, [decided], matrix) is None
     assert fallback_finding(issue.title, issue.body, [note, asking], matrix) is not None
