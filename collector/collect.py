@@ -6,7 +6,7 @@ import dataclasses
 import threading
 import time
 import traceback
-from collections.abc import Callable
+from typing import Callable, Dict  # subscripted at import, also on 3.8 (collector/bundle.py)
 
 from collector.context import Context
 from collector.probes import Probe, results_of
@@ -15,7 +15,7 @@ from collector.report.model import Meta, Missing, Report, Result, in_schema_orde
 # Probes stuck in uninterruptible calls (a wedged NVML) are abandoned; daemon threads do not hold up exit.
 GRACE_SECONDS = 0.5
 # Told each probe's facts as soon as the probe returns (from the probe's thread).
-OnResult = Callable[[dict[str, Result]], None]
+OnResult = Callable[[Dict[str, Result]], None]
 
 
 def collect(ctx: Context, probes: list[Probe], meta: Meta, on_result: OnResult | None = None) -> Report:

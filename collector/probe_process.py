@@ -223,7 +223,8 @@ class Forked:
                 self.reaped_elsewhere = True
                 return None
             if done:
-                self.returncode = os.waitstatus_to_exitcode(status)
+                # os.waitstatus_to_exitcode is 3.9+, and this runs on 3.8 too (collector/bundle.py)
+                self.returncode = -os.WTERMSIG(status) if os.WIFSIGNALED(status) else os.WEXITSTATUS(status)
         return self.returncode
 
 

@@ -171,9 +171,28 @@ class SubprocessRunner:
 CHILD_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "child")
 
 
+def child_script(script: str) -> list[str]:
+    """The arguments that make the target interpreter run one of collector/child/*.py.
+
+    Inside the one-file collector's zip archive (collector/bundle.py) a script has no file of its own to run: the
+    interpreter imports it from the archive instead, the archive's child/ folder first on sys.path where the
+    script's own folder would be (the scripts import each other) and the current directory left off it.
+    """
+    path = os.path.join(CHILD_DIR, script)
+    if os.path.isfile(path):
+        return [path]
+    code = (
+        "import runpy, sys\n"
+        "if sys.path[:1] == ['']: del sys.path[0]\n"
+        f"sys.path.insert(0, {CHILD_DIR!r})\n"
+        f"runpy.run_module({os.path.splitext(script)[0]!r}, run_name='__main__', alter_sys=True)\n"
+    )
+    return ["-c", code]
+
+
 def start_child(python: str, script: str, options: dict[str, str], env: Mapping[str, str]) -> subprocess.Popen[bytes]:
     """Start one of collector/child/*.py in the target interpreter, in its own process group."""
-    argv = [python, os.path.join(CHILD_DIR, script), json.dumps(options)]
+    argv = [python, *child_script(script), json.dumps(options)]
     child_env = {**env, "PYTHONDONTWRITEBYTECODE": "1", "PYTHONUNBUFFERED": "1"}
     return subprocess.Popen(
         argv,

@@ -15,6 +15,8 @@ from typing import Any
 
 import jinja2
 
+from collector import zipped
+
 PACKAGE_DIR = Path(__file__).resolve().parent
 COMPILED_DIR = PACKAGE_DIR / "compiled_templates"
 STAMP = "jinja2-version"  # the Jinja2 release that compiled them: generated code is only sure to run on it
@@ -30,7 +32,7 @@ def template_dir() -> Path:
     return installed if installed.is_dir() else PACKAGE_DIR.parent / "templates"
 
 
-@functools.cache
+@functools.lru_cache(maxsize=None)  # functools.cache is 3.9+; collector/bundle.py runs on 3.8
 def environment() -> jinja2.Environment:
     return build_environment(template_dir(), COMPILED_DIR)
 
@@ -66,7 +68,7 @@ def stamp(compiled: Path) -> None:
 
 def usable(compiled: Path) -> bool:
     try:
-        return (compiled / STAMP).read_text(encoding="utf-8") == jinja2.__version__
+        return zipped.read_text(compiled / STAMP) == jinja2.__version__  # also inside collector/bundle.py's zip
     except OSError:
         return False
 

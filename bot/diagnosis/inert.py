@@ -245,16 +245,17 @@ def _broken(match: re.Match[str]) -> str:
 def inert_values(value: Any) -> Any:
     """`value` with every string inside it (in lists, tuples, sets, dicts, dataclasses) made an `inert_value`; the
     same object where nothing changes. Any other object is refused: a string in it would escape."""
-    if value is None or isinstance(value, bool | int | float):
+    if value is None or isinstance(value, (bool, int, float)):  # a tuple: also on 3.8 (collector/bundle.py)
         return value
     if isinstance(value, str):
         return value if (made := inert_value(value)) == value else made
     if type(value) in (list, tuple, set, frozenset):
         items = [inert_values(item) for item in value]
-        return value if all(a is b for a, b in zip(items, value, strict=True)) else type(value)(items)
+        # zip without strict=: the lengths are equal, and strict= is 3.10+ (collector/bundle.py runs on 3.8)
+        return value if all(a is b for a, b in zip(items, value)) else type(value)(items)
     if type(value) is dict:
         pairs = [(inert_values(key), inert_values(item)) for key, item in value.items()]
-        same = all(k is key and v is item for (k, v), (key, item) in zip(pairs, value.items(), strict=True))
+        same = all(k is key and v is item for (k, v), (key, item) in zip(pairs, value.items()))
         return value if same else dict(pairs)
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return _inert_dataclass(value)

@@ -115,7 +115,8 @@ def topology_from_text(text: str) -> Topology:
         values = cells[1 : 1 + len(links)]
         if len(values) < len(links) or not all(LINK_CELL.match(value) for value in values):
             raise SmiParseError(f"unexpected cells in row {cells[0]}: {values}")
-        matrix.append([value for name, value in zip(links, values, strict=True) if name.startswith("GPU")])
+        pairs = zip(links, values)  # lengths checked above; strict= is 3.10+, this runs on 3.8 (bundle)
+        matrix.append([value for name, value in pairs if name.startswith("GPU")])
         rest = cells[1 + len(links) :]
         cpus.append(rest[0] if rest else "N/A")
         numas.append(rest[1] if len(rest) > 1 else "N/A")

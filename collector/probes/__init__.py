@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, Callable, TypeVar  # subscripted at import, also on 3.8 (collector/bundle.py)
 
 from collector.context import Context
 from collector.report.model import Fact, Missing, Result

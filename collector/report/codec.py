@@ -15,7 +15,11 @@ import typing
 from collections.abc import Mapping
 from typing import Any, TypeVar, Union, get_args, get_origin
 
+from collector.report.hints import type_hints
+
 T = TypeVar("T")
+# `X | Y` makes a types.UnionType from 3.10; before that (the one-file collector runs on 3.8) only typing.Union.
+UNIONS = (Union, getattr(types, "UnionType", Union))
 
 
 class DecodeError(ValueError):
@@ -59,7 +63,7 @@ def decode(tp: Any, data: Any, path: str = "", reading: Reading | None = None) -
     origin = get_origin(tp)
     if tp is Any:
         return data
-    if origin is Union or origin is types.UnionType:
+    if origin in UNIONS:
         return _decode_union(tp, data, path, reading)
     if origin is typing.Literal:
         if data not in get_args(tp):
@@ -102,7 +106,7 @@ def _decode_sequence(tp: Any, data: Any, path: str, reading: Reading | None) -> 
             return tuple(decode(args[0], item, f"{path}[{i}]", reading) for i, item in enumerate(data))
         if len(args) != len(data):
             raise DecodeError(path, f"expected {len(args)} items, got {len(data)}")
-        pairs = enumerate(zip(args, data, strict=True))
+        pairs = enumerate(zip(args, data))  # lengths checked above; strict= is 3.10+, this runs on 3.8
         return tuple(decode(arg, item, f"{path}[{i}]", reading) for i, (arg, item) in pairs)
     item_type = args[0] if args else Any
     return [decode(item_type, item, f"{path}[{i}]", reading) for i, item in enumerate(data)]
@@ -116,9 +120,9 @@ def _decode_mapping(tp: Any, data: Any, path: str, reading: Reading | None) -> A
     return {str(key): decode(value_type, item, f"{path}.{key}", reading) for key, item in data.items()}
 
 
-@functools.cache
+@functools.lru_cache(maxsize=None)  # functools.cache is 3.9+; collector/bundle.py runs on 3.8
 def _hints(tp: Any) -> dict[str, Any]:
-    return typing.get_type_hints(tp)
+    return type_hints(tp)
 
 
 def _decode_dataclass(tp: Any, data: Any, path: str, reading: Reading | None) -> Any:
@@ -144,7 +148,7 @@ def _decode_dataclass(tp: Any, data: Any, path: str, reading: Reading | None) ->
 
 
 def _optional(tp: Any) -> bool:
-    return get_origin(tp) in (Union, types.UnionType) and type(None) in get_args(tp)
+    return get_origin(tp) in UNIONS and type(None) in get_args(tp)
 
 
 def _decode_scalar(tp: Any, data: Any, path: str) -> Any:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
-from typing import Any, Generic, Literal, TypeVar
+from typing import Any, Generic, Literal, Optional, TypeVar, Union
 
 from collector.report import codec
 from collector.report.schema import KEYS, SCHEMA, Key
@@ -13,6 +13,9 @@ from collector.report.schema import KEYS, SCHEMA, Key
 T = TypeVar("T")
 
 Status = Literal["missing", "timeout", "error", "skipped"]
+# Types decoded at run time, in typing's spelling: `str | None` is no value on 3.8 (collector/bundle.py runs there).
+OptionalStr = Optional[str]
+OptionalFloat = Optional[float]
 
 
 @dataclass(frozen=True)
@@ -35,7 +38,7 @@ class Missing:
     seconds: float | None = None
 
 
-Result = Fact[Any] | Missing
+Result = Union[Fact[Any], Missing]  # made at import, also on 3.8 (collector/bundle.py): no `|` there
 
 
 @dataclass(frozen=True)
@@ -181,15 +184,15 @@ def _decode_entry(name: str, entry: Any, reading: codec.Reading | None = None) -
         return Missing(
             reason=codec.decode(str, entry["missing"], f"facts.{name}.missing"),
             status=codec.decode(Status, entry.get("status", "missing"), f"facts.{name}.status", reading),
-            detail=codec.decode(str | None, entry.get("detail"), f"facts.{name}.detail"),
-            seconds=codec.decode(float | None, entry.get("seconds"), f"facts.{name}.seconds"),
+            detail=codec.decode(OptionalStr, entry.get("detail"), f"facts.{name}.detail"),
+            seconds=codec.decode(OptionalFloat, entry.get("seconds"), f"facts.{name}.seconds"),
         )
     _unknown_keys(name, entry, {"value", "source", "seconds", "evidence"}, reading)
     return Fact(
         value=codec.decode(key.type, entry.get("value"), f"facts.{name}.value", reading),
         source=codec.decode(str, entry.get("source"), f"facts.{name}.source"),
-        seconds=codec.decode(float | None, entry.get("seconds"), f"facts.{name}.seconds"),
-        evidence=codec.decode(str | None, entry.get("evidence"), f"facts.{name}.evidence"),
+        seconds=codec.decode(OptionalFloat, entry.get("seconds"), f"facts.{name}.seconds"),
+        evidence=codec.decode(OptionalStr, entry.get("evidence"), f"facts.{name}.evidence"),
     )
 
 

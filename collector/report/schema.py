@@ -8,7 +8,7 @@ nothing without bumping it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Generic, Literal, TypeVar
+from typing import Dict, Generic, List, Literal, TypeVar
 
 SCHEMA = "envtriage.report/1"
 
@@ -234,14 +234,16 @@ LIMITS = Key("limits", Limits, "Resource limits")
 CPU = Key("cpu", CpuInfo, "CPU")
 KERNEL_MODULES = Key("kernel_modules", KernelModules, "Kernel modules")
 DRIVER = Key("driver", DriverInfo, "NVIDIA driver")
-GPUS = Key("gpus", list[Gpu], "GPUs")
+# typing's List and Dict, not list[...] and dict[...]: these are values, made at import, also on Python 3.8 (the
+# one-file collector, collector/bundle.py), where builtins cannot be subscripted.
+GPUS = Key("gpus", List[Gpu], "GPUs")
 TOPOLOGY = Key("topology", Topology, "Topology")
 TORCH = Key("torch", TorchInfo, "PyTorch")
-LIBRARIES = Key("libraries", list[Library], "CUDA libraries loaded by torch")
-LIBRARY_COPIES = Key("library_copies", list[LibraryCopy], "Other copies on the loader path")
+LIBRARIES = Key("libraries", List[Library], "CUDA libraries loaded by torch")
+LIBRARY_COPIES = Key("library_copies", List[LibraryCopy], "Other copies on the loader path")
 PACKAGES = Key("packages", Packages, "Python packages")
-TOOLKIT = Key("toolkit", list[Nvcc], "CUDA toolkit (nvcc)")
-ENV = Key("env", dict[str, str], "Environment variables")
+TOOLKIT = Key("toolkit", List[Nvcc], "CUDA toolkit (nvcc)")
+ENV = Key("env", Dict[str, str], "Environment variables")
 SMOKE_MATMUL = Key("smoke.matmul_bf16", SmokeResult, "bf16 matmul on every GPU")
 SMOKE_FP8 = Key("smoke.fp8", SmokeResult, "FP8 torch._scaled_mm")
 SMOKE_SDPA = Key("smoke.sdpa_flash", SmokeResult, "SDPA flash attention")

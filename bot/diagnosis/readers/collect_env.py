@@ -82,7 +82,7 @@ def read(section: Section, matrix: Index) -> Partial:
 
 def _line(state: State, partial: Partial, section: Section, index: int, line: str) -> None:
     if line.startswith("Collecting environment information..."):
-        line = line.removeprefix("Collecting environment information...").strip()  # some pastes lose the newline
+        line = line[len("Collecting environment information...") :].strip()  # some pastes lose the newline
     if state.in_gpu_list and (match := GPU_LINE.match(line)):
         state.gpus.append(_gpu(match))
         return
