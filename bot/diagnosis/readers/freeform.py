@@ -77,6 +77,9 @@ HANG_WORDS = Screened(r"\b(?:hangs?|hung|stuck|freez\w*|deadlock)")
 NEAR = 60
 MAX_WORDS = 1000  # of each kind, the first in the text: a 64 KB body holds 13,000 words
 WSL_1 = re.compile(r"WSL\s*1", re.I)
+# A line of a listing: collect_env's package lines, an nvidia-smi table, `pip freeze` (name==1.2) and `conda list`
+# (name, then two or more spaces).
+LISTING_LINE = re.compile(r"[ \t]*(?:\[(?:pip\d?|conda)\]|[|+]|[\w.-]+(?:==|[ \t]{2,}\S))")
 EXCEPTION = Screened(
     r"^[ \t]*(?:E[ \t]+)?((?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Warning)):[ \t]+(\S.*)$", flags=re.M
 )
@@ -119,7 +122,7 @@ def read(section: Section, matrix: Index) -> Partial:
     for name, pattern in TOPICS.items():
         if match := text.first(pattern):
             partial.topics[name] = text.quote(match.start(), match.end())
-    for start, end, cue in matrix.cues_span(text.text):
+    for start, end, cue in matrix.cues_span(_prose_only(text.section.lines)):
         partial.cues.setdefault(cue.id, text.quote(start, end))
     if span := _collective_hang(text):
         partial.topics["nccl_hang"] = text.quote(*span)
@@ -205,6 +208,12 @@ def _errors(partial: Partial, text: Text, matrix: Index) -> set[int]:
             break
     partial.errors.extend(quotes.values())
     return {text.line_of(start) for start, _ in known}
+
+
+def _prose_only(lines: list[str]) -> str:
+    """The section with its listing lines blanked (same length, so offsets hold): what a package list or a table
+    names (`[pip3] nvidia-nccl-cu13`, `| 0  NVIDIA H100 ...`) is context for a fact, never a cue."""
+    return "\n".join(" " * len(line) if LISTING_LINE.match(line) else line for line in lines)
 
 
 def _collective_hang(text: Text) -> tuple[int, int] | None:
