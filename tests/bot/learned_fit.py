@@ -104,15 +104,17 @@ def fold(issue: Issue) -> int:
     return int(hashlib.sha256(issue.repo.lower().encode()).hexdigest(), 16) % FOLDS
 
 
+def fold_models(issues: Sequence[Issue]) -> list[Model]:
+    """One model per fold, fitted on the issues of the other folds: for tune figures that are not in-sample
+    (`fallback_finding(..., using=fold_models(tune)[fold(issue)])`), since the shipped model has seen every
+    tune issue and guesses them far better than it guesses issues it has not seen."""
+    return [Model.from_json(fit([issue for issue in issues if fold(issue) != k])) for k in range(FOLDS)]
+
+
 def out_of_fold(issues: Sequence[Issue]) -> list[list[tuple[str, float]]]:
     """Each issue's probabilities from the model fitted on the folds that do not hold its repository."""
-    found: list[list[tuple[str, float]]] = [[] for _ in issues]
-    for k in range(FOLDS):
-        model = Model.from_json(fit([issue for issue in issues if fold(issue) != k]))
-        for n, issue in enumerate(issues):
-            if fold(issue) == k:
-                found[n] = model.probabilities(features(issue.title, issue.body))
-    return found
+    models = fold_models(issues)
+    return [models[fold(issue)].probabilities(features(issue.title, issue.body)) for issue in issues]
 
 
 def undecided(issues: Sequence[Issue]) -> list[bool]:
