@@ -61,12 +61,12 @@ def create_app(service: Service) -> FastAPI:
             verify_signature(body, request.headers.get("x-hub-signature-256"), service.settings.webhook_secrets)
             event, delivery_id, payload = parse(request.headers, body, service.settings.max_payload_bytes)
         except Rejected as exc:
-            service.metrics.delivery("rejected", str(exc.status))
+            service.metrics.rejected(exc.kind)
             return JSONResponse({"error": str(exc)}, status_code=exc.status)
         try:
             decision = await _accept(service, event, delivery_id, payload)
         except Rejected as exc:  # a repository this bot does not serve, an App delivery without its installation
-            service.metrics.delivery("rejected", str(exc.status))
+            service.metrics.rejected(exc.kind, event)
             return JSONResponse({"error": str(exc)}, status_code=exc.status)
         service.metrics.delivery(decision.outcome, event, seconds=time.perf_counter() - started)
         status = {"queue": 202, "pong": 200, "ignore": 200, "duplicate": 200}[decision.outcome]

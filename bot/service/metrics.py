@@ -4,6 +4,12 @@ from __future__ import annotations
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 
+# envtriage_deliveries_total's outcome for each decision of the edge (bot/service/webhook.py Decision.outcome); a
+# refusal counts as its Rejected.kind ("rejected_signature", ...), under event "unknown" where it came before the
+# signature was checked: a header nobody signed must not name a label (one time series per forged value).
+ACCEPTED_AS = {"queue": "accepted", "pong": "ping", "ignore": "ignored", "duplicate": "duplicate"}
+UNVERIFIED = "unknown"
+
 
 class Metrics:
     def __init__(self) -> None:
@@ -19,10 +25,12 @@ class Metrics:
         self.queue = Gauge("envtriage_deliveries_by_state", "Deliveries in the database by state", ["state"],
                            registry=self.registry)  # fmt: skip
 
-    def delivery(self, outcome: str, event: str, seconds: float | None = None) -> None:
-        self.deliveries.labels(outcome=outcome, event=event).inc()
-        if seconds is not None:
-            self.ack_seconds.observe(seconds)
+    def delivery(self, decision: str, event: str, seconds: float) -> None:
+        self.deliveries.labels(outcome=ACCEPTED_AS.get(decision, decision), event=event).inc()
+        self.ack_seconds.observe(seconds)
+
+    def rejected(self, kind: str, event: str = UNVERIFIED) -> None:
+        self.deliveries.labels(outcome=kind, event=event).inc()
 
     def render(self, counts: dict[str, int]) -> str:
         for state in ("pending", "done", "dead"):

@@ -32,12 +32,18 @@ FULL_NAME = re.compile(r"[A-Za-z0-9-]{1,39}/[A-Za-z0-9._-]{1,100}")
 HEX_DIGITS = frozenset(string.hexdigits)
 
 
-class Rejected(Exception):
-    """The request is refused; `status` is the HTTP answer and the message says why."""
+# What a refusal counts as in /metrics (envtriage_deliveries_total's outcome), by its HTTP answer.
+REJECTED_AS = {400: "rejected_malformed", 401: "rejected_signature", 403: "rejected_repository",
+               413: "rejected_too_large"}  # fmt: skip
 
-    def __init__(self, status: int, message: str) -> None:
+
+class Rejected(Exception):
+    """The request is refused; `status` is the HTTP answer, the message says why, `kind` names it in /metrics."""
+
+    def __init__(self, status: int, message: str, kind: str | None = None) -> None:
         super().__init__(message)
         self.status = status
+        self.kind = kind or REJECTED_AS.get(status, "rejected")
 
 
 def verify_signature(body: bytes, header: str | None, secrets: tuple[str, ...]) -> None:
@@ -68,7 +74,8 @@ class Scope:
         if self.repositories and not serves(self.repositories, repo):
             raise Rejected(403, f"repository {repo} is not one this bot serves (ENVTRIAGE_REPOSITORIES)")
         if self.app and not isinstance(installation, int):
-            raise Rejected(400, "a delivery for a GitHub App without installation.id: no token can act on it")
+            message = "a delivery for a GitHub App without installation.id: no token can act on it"
+            raise Rejected(400, message, "rejected_no_installation")
 
 
 @dataclass(frozen=True)

@@ -193,9 +193,17 @@ def test_health_and_metrics(bot: Running, fake: FakeGitHub) -> None:
     bot.send("issues", opened(broken_report()))
     bot.settle()
     assert bot.client.get("/healthz").json() == {"ok": True, "deliveries": {"done": 1}}
+    assert bot.send("issues", opened(broken_report()), delivery="d-1").status_code == 202
+    assert bot.send("issues", opened(broken_report()), delivery="d-1").status_code == 200  # a redelivery
+    assert bot.send("issues", opened(broken_report()), secret="not-ours").status_code == 401
+    bot.settle()
     metrics = bot.client.get("/metrics").text
-    assert 'envtriage_deliveries_total{event="issues",outcome="queue"} 1.0' in metrics
-    assert 'envtriage_deliveries_by_state{state="done"} 1.0' in metrics
+    # Events by what happened to them, not by HTTP status; before the signature holds, no header names a label.
+    assert 'envtriage_deliveries_total{event="issues",outcome="accepted"} 2.0' in metrics
+    assert 'envtriage_deliveries_total{event="issues",outcome="duplicate"} 1.0' in metrics
+    assert 'envtriage_deliveries_total{event="unknown",outcome="rejected_signature"} 1.0' in metrics
+    assert 'event="401"' not in metrics and 'outcome="rejected"' not in metrics
+    assert 'envtriage_deliveries_by_state{state="done"} 2.0' in metrics
 
 
 def test_a_label_is_looked_up_once_not_before_every_issue_it_goes_on(bot: Running, fake: FakeGitHub) -> None:
