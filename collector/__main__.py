@@ -96,11 +96,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     from collector.report.model import to_json
 
     findings = engine.diagnose(report)
+    utf8_output()
     sys.stdout.write(to_json(report, indent=2) + "\n" if args.json else markdown.render(report, verdicts(findings)))
     sys.stdout.flush()
     if args.check:
         sys.stderr.write(templating.render("check.txt.j2", findings=findings, loaded=engine.matrix is not None))
     return 0
+
+
+def utf8_output() -> None:
+    """Windows writes a redirected stdout (`> env.md`, a CI log) in its ANSI code page, which has no "≤" or "✅" (a
+    UnicodeEncodeError after all the work): the report is UTF-8 wherever it goes, as GitHub reads it."""
+    for stream in (sys.stdout, sys.stderr):
+        encoding = (getattr(stream, "encoding", None) or "").lower().replace("-", "")
+        if encoding != "utf8" and hasattr(stream, "reconfigure"):
+            stream.reconfigure(encoding="utf-8")
 
 
 def collected(options: Options, env: dict[str, str], deadline: Deadline) -> tuple[Report, Engine]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import subprocess
+import sys
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -90,6 +91,8 @@ class Context:
     commands: Cached = field(default_factory=Cached)
     # Children started before the probes were even imported (import torch is the floor; it goes first).
     started: dict[str, subprocess.Popen[bytes]] = field(default_factory=dict)
+    # sys.platform of the machine probed ("linux", "win32", "darwin"); tests set it to probe another OS's paths.
+    platform: str = field(default_factory=lambda: sys.platform)
 
     def run_once(self, argv: tuple[str, ...], timeout: float) -> CommandResult:
         return self.commands.run(self.run, argv, timeout)

@@ -57,16 +57,20 @@ def redacted(options: Options, env: dict[str, str], report: Report) -> Report:
 
 
 def host_name() -> str:
-    """What gethostname() answers, without importing socket; never the FQDN, which may ask DNS."""
-    return os.uname().nodename
+    """What gethostname() answers, without importing socket where uname has it; never the FQDN, which may ask DNS."""
+    if hasattr(os, "uname"):
+        return os.uname().nodename
+    import socket  # Windows has no uname
+
+    return socket.gethostname()
 
 
 def redactor_for(env: dict[str, str]) -> Redactor:
     host = host_name()
-    users = {env.get("USER", ""), env.get("LOGNAME", ""), env.get("SUDO_USER", "")}
+    users = {env.get("USER", ""), env.get("LOGNAME", ""), env.get("SUDO_USER", ""), env.get("USERNAME", "")}
     try:
         users.add(getpass.getuser())
-    except (KeyError, OSError):
+    except (KeyError, OSError, ImportError):  # Windows without USERNAME: no pwd module to fall back on (< 3.13)
         pass
-    homes = {env.get("HOME", ""), os.path.expanduser("~")}
+    homes = {env.get("HOME", ""), env.get("USERPROFILE", ""), os.path.expanduser("~")}
     return Redactor(host_names={host, host.split(".")[0]}, user_names=users, homes=homes)

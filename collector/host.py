@@ -31,6 +31,8 @@ class Host:
             return []
 
     def filesystem_size(self, path: str) -> int | None:
+        if not hasattr(os, "statvfs"):  # POSIX only: Windows has none
+            return None
         try:
             stat = os.statvfs(self.path(path))
         except OSError:

@@ -97,6 +97,7 @@ def gpu_rows(report: Report) -> list[dict[str, Any]]:
             gpu.pcie_gen,
             gpu.pcie_width,
             gpu.persistence,
+            gpu.driver_model,
         )
         if rows and rows[-1]["signature"] == signature and rows[-1]["last"] == gpu.index - 1:
             rows[-1]["last"] = gpu.index

@@ -44,9 +44,23 @@ class CommandResult:
         return f"`{' '.join(self.argv)}` exited with {describe_exit(self.returncode)}: {tail}"
 
 
+# Windows ends a crashed process with the NTSTATUS of its exception as the exit status (3221225477 = 0xC0000005).
+NTSTATUS = {
+    0xC0000005: "access violation",
+    0xC000001D: "illegal instruction",
+    0xC00000FD: "stack overflow",
+    0xC0000135: "DLL not found",
+    0xC0000139: "DLL entry point not found",
+    0xC0000142: "DLL initialisation failed",
+    0xC0000409: "fail-fast exception",
+}
+
+
 def describe_exit(returncode: int | None) -> str:
     if returncode is None:
         return "no status"
+    if returncode >= 0xC0000000:
+        return f"status 0x{returncode:08X} ({NTSTATUS.get(returncode, 'a Windows exception')})"
     if returncode < 0:
         try:
             name = signal.Signals(-returncode).name
@@ -110,6 +124,11 @@ def kill_group(proc: subprocess.Popen[bytes]) -> None:
 
 def kill_group_of(pid: int) -> None:
     """Kill the process group a child leads (it was started in a session of its own, with its smoke tests)."""
+    if not hasattr(os, "killpg"):  # Windows
+        from collector.pipes import kill_tree
+
+        kill_tree(pid)
+        return
     try:
         os.killpg(pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
@@ -231,6 +250,10 @@ def read_child(proc: subprocess.Popen[bytes], timeout: float, last_line: bytes) 
     modules, the CUDA driver's own cleanup) after it has said all it will say: the report does not wait for
     that. Once the last line is in, the child's process group is killed and reaped in the background.
     """
+    if os.name == "nt":  # select() takes only sockets there
+        from collector.pipes import read_child_threaded
+
+        return read_child_threaded(proc, timeout, last_line)
     assert proc.stdout is not None and proc.stderr is not None
     buffers = {proc.stdout.fileno(): bytearray(), proc.stderr.fileno(): bytearray()}
     out, err = buffers[proc.stdout.fileno()], buffers[proc.stderr.fileno()]

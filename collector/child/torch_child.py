@@ -59,7 +59,7 @@ def import_torch() -> tuple[Any, float]:
 def _import_failed(exc: BaseException) -> None:
     detail = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__)[-12:])
     emit("torch", missing=f"import torch failed: {type(exc).__name__}: {exc}", status="error", detail=detail)
-    emit("libraries", value=loaded_libraries(), source="/proc/self/maps after the failed import")
+    emit_libraries("after the failed import")
     return None
 
 
@@ -130,6 +130,9 @@ def runtime_facts(torch: Any) -> dict[str, object]:
     facts["devices"] = [_device(t, index) for index in range(count)]
     if available:
         facts["bf16_supported"] = bool(t.cuda.is_bf16_supported())
+    mps = getattr(getattr(t.backends, "mps", None), "is_available", None)
+    if sys.platform == "darwin" and mps is not None:  # Apple's GPU: what a Mac user has instead of CUDA
+        facts["mps_available"] = bool(mps())
     return facts
 
 
@@ -148,21 +151,41 @@ def _device(t: Any, index: int) -> dict[str, object]:
     return device
 
 
-def loaded_libraries() -> list[dict[str, object]]:
+def emit_libraries(when: str) -> None:
+    if sys.platform == "win32":
+        import envtriage_windows
+
+        modules = envtriage_windows.loaded_modules()
+        if modules is None:
+            emit("libraries", missing="the process's DLLs could not be listed (K32EnumProcessModules)", status="error")
+        else:
+            found = [(f[0], path, f[1]) for path in modules for f in [envtriage_windows.dll_family(path)] if f]
+            found.sort(key=lambda entry: entry[:2])
+            emit("libraries", value=describe_libraries(found), source="EnumProcessModules " + when)
+        return
     try:
         with open("/proc/self/maps") as maps:
             paths = {line.split(None, 5)[-1].strip() for line in maps if "/lib" in line and ".so" in line}
-    except OSError:
-        return []
-    found = sorted((match.group(1), path) for path in paths for match in [LIBRARY.search(path)] if match)
-    owners = _owners({site for _, path in found for site in [_site_of(path)] if site})
+    except OSError:  # macOS: no /proc, and no CUDA library for torch to load
+        emit("libraries", missing="no /proc/self/maps on " + sys.platform, status="skipped")
+        return
+    found: list[tuple[str, str, str | None]] = [
+        (match.group(1), path, None) for path in paths for match in [LIBRARY.search(path)] if match
+    ]
+    found.sort()
+    emit("libraries", value=describe_libraries(found), source="/proc/self/maps " + when)
+
+
+def describe_libraries(found: list[tuple[str, str, str | None]]) -> list[dict[str, object]]:
+    """[(family, path, version where the name alone says it)] with versions and owning wheels filled in."""
+    owners = _owners({site for _, path, _ in found for site in [_site_of(path)] if site})
     entries = []
-    for name, path in found:
+    for name, path, known in found:
         real = os.path.realpath(path)
         version = re.search(r"\.so\.([\d.]+)$", os.path.basename(real))
         entry: dict[str, object] = {"name": name, "path": path}
-        if version:
-            entry["version"] = version.group(1)
+        if version or known:
+            entry["version"] = version.group(1) if version else known
         if real in owners:
             entry["owner"] = owners[real]
         entries.append(entry)
@@ -184,7 +207,7 @@ def _owners(library_dirs: set[str]) -> dict[str, str]:
         for name in names:
             try:
                 with open(os.path.join(site, name, "RECORD")) as record:
-                    files = [line.split(",", 1)[0] for line in record if ".so" in line]
+                    files = [line.split(",", 1)[0] for line in record if ".so" in line or ".dll" in line]
             except OSError:
                 continue
             dist, version = DIST_INFO.match(name).groups()  # type: ignore[union-attr]
@@ -194,9 +217,10 @@ def _owners(library_dirs: set[str]) -> dict[str, str]:
 
 
 def _site_of(path: str) -> str | None:
+    normal = path.replace("\\", "/")  # Windows paths: the same length, so its indexes hold for `path`
     for marker in ("/site-packages/", "/dist-packages/"):
-        if marker in path:
-            return path[: path.index(marker) + len(marker) - 1]
+        if marker in normal:
+            return path[: normal.index(marker) + len(marker) - 1]
     return None
 
 
@@ -229,7 +253,10 @@ def main() -> None:
     if options.get("smoke", "none") != "none":
         import envtriage_smoke
 
-        if torch.version.cuda or getattr(torch.version, "hip", None):
+        if not hasattr(os, "fork"):
+            for key in envtriage_smoke.tests_for(options):
+                emit(key, missing="each smoke test runs in a forked process; Windows has no fork()", status="skipped")
+        elif torch.version.cuda or getattr(torch.version, "hip", None):
             smoke = envtriage_smoke.start(torch, options)
         else:
             for key in envtriage_smoke.tests_for(options):
@@ -244,7 +271,7 @@ def main() -> None:
         facts["init_error"] = f"{type(exc).__name__}: {exc}"
     emit("torch", value=facts, source="torch (in " + sys.executable + ")")
     stage("listing the loaded libraries")
-    emit("libraries", value=loaded_libraries(), source="/proc/self/maps of the torch process")
+    emit_libraries("of the torch process")
     if smoke is not None:
         stage("running the smoke tests")
         smoke.finish(emit)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
+from typing import Any
 
 from collector.report.schema import DriverInfo, Gpu, MigInstance, Topology
 
@@ -24,13 +25,26 @@ class SmiParseError(ValueError):
 
 
 def _root(text: str) -> ET.Element:
+    """The <nvidia_smi_log> element. A paste cut short (issue excerpts often are) keeps the elements closed before
+    the cut, provided the driver version made it; text after the closing tag (a fence, a prompt) is ignored."""
     start = text.find("<nvidia_smi_log")
     if start < 0:
         raise SmiParseError("no <nvidia_smi_log> element")
-    try:
-        return ET.fromstring(text[start:])  # noqa: S314 - nvidia-smi's own output on this machine
+    parser: ET.XMLPullParser[ET.Element] = ET.XMLPullParser(events=("start", "end"))  # no DTD: no entities
+    parser.feed(text[start:])
+    events: list[Any] = []  # (event, element) pairs
+    error = None
+    try:  # a syntax error is raised by read_events, after the events before it
+        events.extend(parser.read_events())
     except ET.ParseError as exc:
-        raise SmiParseError(str(exc)) from exc
+        error = str(exc)
+    root: ET.Element | None = events[0][1] if events else None
+    closed = any(event == "end" and element is root for event, element in events)
+    if root is None or (error is not None and not closed):
+        raise SmiParseError(error or "no <nvidia_smi_log> element")
+    if not closed and root.find("driver_version") is None:
+        raise SmiParseError("the output ends before the driver version")
+    return root
 
 
 def _value(node: ET.Element | None, path: str) -> str | None:
@@ -85,7 +99,24 @@ def _gpu(index: int, node: ET.Element, ccs: dict[str, str]) -> Gpu:
         pcie_width=_number(_value(node, "pci/pci_gpu_link_info/link_widths/current_link_width")),
         pcie_max_gen=_number(_value(node, "pci/pci_gpu_link_info/pcie_gen/max_link_gen")),
         pcie_max_width=_number(_value(node, "pci/pci_gpu_link_info/link_widths/max_link_width")),
+        driver_model=_value(node, "driver_model/current_dm"),
     )
+
+
+def driver_models_from_query(lines: list[str]) -> dict[int, str]:
+    """{GPU number: driver model} from `nvidia-smi -q` text, where each GPU has "Driver Model" then "Current : WDDM"
+    (Windows and WSL2; "N/A" on Linux, left out)."""
+    models: dict[int, str] = {}
+    gpu = -1
+    for index, line in enumerate(lines):
+        text = line.strip()
+        if text.startswith("GPU ") and " : " not in text:  # "GPU 00000000:01:00.0" opens each GPU's block
+            gpu += 1
+        elif text == "Driver Model" and index + 1 < len(lines):
+            name, _, value = lines[index + 1].partition(":")
+            if name.strip() == "Current" and value.strip() not in ("", "N/A"):
+                models[max(gpu, 0)] = value.strip()
+    return models
 
 
 def ccs_from_csv(text: str) -> dict[str, str]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from collector import native
 from collector.context import Context, NvmlUnavailable
 from collector.probes import probe
 from collector.report.model import Fact, Missing, Result, Status
@@ -14,6 +15,8 @@ MIB = 1024 * 1024
 
 @probe(DRIVER)
 def driver(ctx: Context) -> Result:
+    if ctx.platform == native.MACOS:
+        return native.no_nvidia_driver()
     try:
         nvml = ctx.nvml.get()
     except NvmlUnavailable as exc:
@@ -31,6 +34,8 @@ def driver(ctx: Context) -> Result:
 
 @probe(GPUS)
 def gpus(ctx: Context) -> Result:
+    if ctx.platform == native.MACOS:
+        return native.no_nvidia_driver()
     try:
         nvml = ctx.nvml.get()
     except NvmlUnavailable as exc:
@@ -44,7 +49,7 @@ def gpus(ctx: Context) -> Result:
 def _from_smi(ctx: Context, nvml_error: str, build: Any) -> Result:
     from collector.parsers import smi
 
-    result = ctx.run_once(("nvidia-smi", "-q", "-x"), timeout=10.0)
+    result = ctx.run_once((native.nvidia_smi(ctx), "-q", "-x"), timeout=10.0)
     if not result.ok:
         status: Status = "timeout" if result.timed_out else "missing"
         return Missing(f"{nvml_error}; fallback failed: {result.failure()}", status=status)
@@ -59,7 +64,8 @@ def _smi_ccs(ctx: Context) -> dict[str, str]:
     # -q -x has no compute capability; the CSV query has had it since driver 510.
     from collector.parsers import smi
 
-    result = ctx.run_once(("nvidia-smi", "--query-gpu=pci.bus_id,compute_cap", "--format=csv,noheader"), 10.0)
+    query = (native.nvidia_smi(ctx), "--query-gpu=pci.bus_id,compute_cap", "--format=csv,noheader")
+    result = ctx.run_once(query, 10.0)
     return smi.ccs_from_csv(result.stdout) if result.ok else {}
 
 
@@ -87,7 +93,18 @@ def _gpu(nvml: Any, index: int) -> Gpu:
         pcie_max_gen=_optional(nvml, nvml.nvmlDeviceGetMaxPcieLinkGeneration, handle),
         pcie_max_width=_optional(nvml, nvml.nvmlDeviceGetMaxPcieLinkWidth, handle),
         numa_node=_optional(nvml, getattr(nvml, "nvmlDeviceGetNumaNodeId", None), handle),
+        driver_model=_driver_model(nvml, handle),
     )
+
+
+# nvmlDriverModel_t: NVML's "WDM" is what nvidia-smi and everyone else call TCC.
+DRIVER_MODELS = {0: "WDDM", 1: "TCC", 2: "MCDM"}
+
+
+def _driver_model(nvml: Any, handle: Any) -> str | None:
+    """Windows only (Linux answers NOT_SUPPORTED); [current, pending], of which the current one counts."""
+    models = _optional(nvml, getattr(nvml, "nvmlDeviceGetDriverModel", None), handle)
+    return DRIVER_MODELS.get(models[0], f"driver model {models[0]}") if models else None
 
 
 def _optional(nvml: Any, func: Any, *args: Any) -> Any:

@@ -7,12 +7,14 @@ the classic "undefined symbol" / "cuDNN version incompatibility" cause.
 from __future__ import annotations
 
 import os
+import posixpath
 import re
 from typing import Literal
 
+from collector import native
 from collector.context import Context
 from collector.probes import probe
-from collector.report.model import Fact, Result
+from collector.report.model import Fact, Missing, Result
 from collector.report.schema import LIBRARY_COPIES, LibraryCopy
 
 WATCHED = re.compile(
@@ -23,10 +25,15 @@ LDCONFIG_LINE = re.compile(r"^\s*(\S+) \(([^)]*)\) => (\S+)$")
 
 @probe(LIBRARY_COPIES)
 def library_copies(ctx: Context) -> Result:
+    if ctx.platform == native.WINDOWS:
+        reason = "Windows has no LD_LIBRARY_PATH or ldconfig; the DLLs torch loaded, and from where, are in libraries"
+        return Missing(reason, "skipped")
+    if ctx.platform == native.MACOS:
+        return Missing("macOS: no CUDA libraries to shadow (NVIDIA ships no CUDA for macOS)", "skipped")
     copies: dict[str, LibraryCopy] = {}
-    for directory in ctx.env.get("LD_LIBRARY_PATH", "").split(os.pathsep):
+    for directory in ctx.env.get("LD_LIBRARY_PATH", "").split(":"):
         for filename in ctx.host.listdir(directory) if directory else []:
-            _add(ctx, copies, os.path.join(directory, filename), "LD_LIBRARY_PATH")
+            _add(ctx, copies, posixpath.join(directory, filename), "LD_LIBRARY_PATH")
     result = ctx.run(("ldconfig", "-p"), timeout=5.0)
     if result.not_found:
         result = ctx.run(("/sbin/ldconfig", "-p"), timeout=5.0)

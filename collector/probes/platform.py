@@ -6,6 +6,7 @@ import os
 import re
 from typing import Literal
 
+from collector import native
 from collector.context import Context
 from collector.probes import probe
 from collector.report.model import Fact, Missing, Result
@@ -57,6 +58,8 @@ ARM_PARTS = {
 
 @probe(OS)
 def operating_system(ctx: Context) -> Result:
+    if native.elsewhere(ctx):  # Windows, macOS: no os-release, no uname in os on Windows
+        return native.os_info(ctx)
     release = _os_release(ctx.host.read("/etc/os-release") or "")
     uname = os.uname()
     info = OsInfo(
@@ -89,6 +92,8 @@ def _os_release(text: str) -> dict[str, str]:
 
 @probe(RUNTIME)
 def runtime(ctx: Context) -> Result:
+    if native.elsewhere(ctx):
+        return native.runtime(ctx)
     evidence: list[str] = []
     container = _container(ctx, evidence)
     wsl = _wsl(ctx, evidence)
@@ -135,11 +140,16 @@ def _container(ctx: Context, evidence: list[str]) -> str | None:
 
 
 def _wsl(ctx: Context, evidence: list[str]) -> Literal[1, 2] | None:
-    # WSL is told by the kernel release, never by the host name (vllm#41933: hosts named *microsoft*).
+    # WSL is told by the kernel release, never by the host name (vllm#41933: hosts named *microsoft*); /proc/version
+    # starts with the same release. /usr/lib/wsl/lib holds the Windows driver's libcuda and nvidia-smi under WSL2.
     release = (ctx.host.read("/proc/sys/kernel/osrelease") or "").strip()
+    version = (ctx.host.read("/proc/version") or "").split()
+    release = release or (version[2] if version[:2] == ["Linux", "version"] and len(version) > 2 else "")
     if "microsoft" not in release.lower():
         return None
     evidence.append(f"kernel release {release}")
+    if ctx.host.exists("/usr/lib/wsl/lib"):
+        evidence.append("/usr/lib/wsl/lib exists (the Windows driver's libraries)")
     return 2 if ("WSL2" in release or "microsoft-standard" in release) else 1
 
 
@@ -188,6 +198,8 @@ def _hypervisor(ctx: Context, evidence: list[str]) -> str | None:
 
 @probe(LIMITS)
 def limits(ctx: Context) -> Result:
+    if native.elsewhere(ctx):
+        return native.limits(ctx)
     cpus, memory = _cgroup_v2(ctx) or _cgroup_v1(ctx)
     meminfo = re.search(r"MemTotal:\s+(\d+) kB", ctx.host.read("/proc/meminfo") or "")
     info = Limits(
@@ -233,6 +245,8 @@ def _cgroup_v1(ctx: Context) -> tuple[float | None, int | None]:
 
 @probe(CPU)
 def cpu(ctx: Context) -> Result:
+    if native.elsewhere(ctx):
+        return native.cpu(ctx)
     text = ctx.host.read("/proc/cpuinfo")
     if text is None:
         return Missing("/proc/cpuinfo is not readable")
@@ -269,6 +283,8 @@ def _arm_model(fields: dict[str, str]) -> str | None:
 
 @probe(KERNEL_MODULES)
 def kernel_modules(ctx: Context) -> Result:
+    if native.elsewhere(ctx):
+        return native.kernel_modules(ctx)
     version_text = ctx.host.read("/proc/driver/nvidia/version") or ""
     match = re.search(r"Kernel Module\s+(?:for \S+\s+)?(\d+\.\d+(?:\.\d+)?)", version_text)
     flavour: Literal["open", "proprietary"] | None = None

@@ -6,6 +6,7 @@ import ctypes
 import os
 from typing import Any
 
+from collector import native
 from collector.context import Context, NvmlUnavailable
 from collector.probes import probe
 from collector.report.model import Fact, Missing, Result, Status
@@ -21,6 +22,8 @@ MAX_LINKS = 18
 
 @probe(TOPOLOGY)
 def topology(ctx: Context) -> Result:
+    if ctx.platform == native.MACOS:
+        return native.no_nvidia_driver()
     try:
         nvml = ctx.nvml.get()
     except NvmlUnavailable as exc:
@@ -44,7 +47,7 @@ def topology(ctx: Context) -> Result:
 def _from_smi(ctx: Context, nvml_error: str) -> Result:
     from collector.parsers import smi  # with xml.etree: imported only when NVML cannot answer
 
-    result = ctx.run(("nvidia-smi", "topo", "-m"), 10.0)
+    result = ctx.run((native.nvidia_smi(ctx), "topo", "-m"), 10.0)
     if not result.ok:
         status: Status = "timeout" if result.timed_out else "missing"
         return Missing(f"{nvml_error}; fallback failed: {result.failure()}", status=status)

@@ -117,6 +117,7 @@ class Gpu:
     pcie_max_gen: int | None = None
     pcie_max_width: int | None = None
     numa_node: int | None = None
+    driver_model: str | None = None  # Windows only: "WDDM", "TCC" or "MCDM" (NVML and nvidia-smi's "Driver Model")
 
 
 @dataclass(frozen=True)
@@ -171,6 +172,7 @@ class TorchInfo:
     nccl: str | None = None  # loaded, "2.28.9"
     bf16_supported: bool | None = None
     import_seconds: float | None = None
+    mps_available: bool | None = None  # macOS: torch.backends.mps.is_available()
 
 
 @dataclass(frozen=True)

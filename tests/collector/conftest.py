@@ -53,7 +53,9 @@ def make_context(
     runner: FakeRunner | None = None,
     nvml: Callable[[], Any] = no_nvml,
     options: Options | None = None,
+    platform: str = "linux",
 ) -> Context:
+    # The captured host trees and outputs are Linux's, whatever OS the tests run on; other OSes are simulated.
     return Context(
         run=runner or FakeRunner(),
         host=host_tree(tmp_path / "root", files or {}),
@@ -61,6 +63,7 @@ def make_context(
         options=options or Options(python="python3", smoke="none", timeout=10.0),
         deadline=Deadline(10.0),
         nvml=NvmlSession(nvml),
+        platform=platform,
     )
 
 

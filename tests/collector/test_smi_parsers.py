@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from collector.parsers import smi
-from tests.conftest import captured_output
+from collector.report.schema import DriverInfo
+from tests.conftest import captured_output, fixture_text
 
 TOPO_4_GPU_WITH_NICS = """\
 \tGPU0\tGPU1\tGPU2\tGPU3\tNIC0\tCPU Affinity\tNUMA Affinity\tGPU NUMA ID
@@ -58,3 +59,30 @@ def test_xml_gpus_and_driver() -> None:
 def test_cuda_umd_version_label_is_accepted() -> None:
     xml = "<nvidia_smi_log><driver_version>610.43.03</driver_version><cuda_umd_version>13.3</cuda_umd_version>"
     assert smi.driver_from_xml(xml + "</nvidia_smi_log>").cuda_max == "13.3"
+
+
+def test_windows_xml_cut_short_keeps_what_came_before_the_cut() -> None:
+    xml = fixture_text("windows", "nvidia-smi-q-x-wddm-531.xml")  # ends mid-tag: "<board_"
+    (gpu,) = smi.gpus_from_xml(xml)
+    assert (gpu.name, gpu.driver_model, gpu.architecture) == ("NVIDIA GeForce RTX 3080 Ti", "WDDM", "Ampere")
+    assert gpu.persistence is None, "Windows says N/A: there is no persistence mode under WDDM"
+    assert gpu.memory_mib is None, "fb_memory_usage comes after the cut"
+    assert smi.driver_from_xml(xml) == DriverInfo(version="531.41", cuda_max="12.1")
+
+
+def test_xml_cut_before_the_driver_version_is_refused() -> None:
+    xml = fixture_text("windows", "nvidia-smi-q-x-wddm-531.xml")
+    with pytest.raises(smi.SmiParseError, match="before the driver version"):
+        smi.gpus_from_xml(xml[: xml.index("<driver_version>")])
+
+
+def test_linux_xml_has_no_driver_model() -> None:
+    assert [g.driver_model for g in smi.gpus_from_xml(captured_output("h200", "nvidia-smi-qx.txt"))] == [None, None]
+
+
+def test_driver_model_from_q_text() -> None:
+    wsl = fixture_text("windows", "nvidia-smi-a-wsl2-wddm.txt").splitlines()
+    assert smi.driver_models_from_query(wsl) == {0: "WDDM"}
+    # Windows process names and "Not available in WDDM driver model" are not a driver model field.
+    processes = fixture_text("windows", "nvidia-smi-q-processes-wddm.txt").splitlines()
+    assert smi.driver_models_from_query(processes) == {}

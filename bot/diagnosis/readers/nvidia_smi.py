@@ -1,4 +1,4 @@
-"""`nvidia-smi` as users paste it: the default table, `-q` text, `-L` and `topo -m`."""
+"""`nvidia-smi` as users paste it: the default table, `-q` text, `-q -x` XML, `-L` and `topo -m`."""
 
 from __future__ import annotations
 
@@ -29,12 +29,23 @@ Q_CUDA = re.compile(r"^\s*CUDA(?: UMD)? Version\s*:\s*([\d.]+)")
 Q_PRODUCT = re.compile(r"^\s*Product Name\s*:\s*(.+)$")
 
 
-MARKS = ("nvidia-smi", "driver version", "kmd version", "product name", "(uuid: gpu-", "cpu affinity")
+MARKS = (
+    "nvidia-smi",
+    "driver version",
+    "kmd version",
+    "product name",
+    "(uuid: gpu-",
+    "cpu affinity",
+    "<nvidia_smi_log",
+)
 
 
 def read(section: Section, matrix: Index) -> Partial:
     partial = Partial(NAME)
     if not any(mark in section.lowered for mark in MARKS):
+        return partial
+    if "<nvidia_smi_log" in section.lowered:
+        _xml(partial, section)
         return partial
     _driver(partial, section)
     gpus = _table(section) or _listing(section) or _query(section)
@@ -89,6 +100,8 @@ def _table(section: Section) -> tuple[list[Gpu], int] | None:
                 name=_untruncated(match.group(2)),
                 pci_bus_id=match.group(4),
                 persistence={"On": True, "Off": False}.get(match.group(3)),
+                # On Windows the column holds the driver model instead (header "TCC/WDDM", "Driver-Model" from 560).
+                driver_model=match.group(3) if match.group(3) in ("WDDM", "TCC") else None,
                 memory_mib=int(memory.group(1)) if memory else None,
                 mig_mode={"Enabled": True, "Disabled": False}.get(mig.group(1)) if mig else None,
             )
@@ -117,4 +130,19 @@ def _query(section: Section) -> tuple[list[Gpu], int] | None:
     products = [(i, m.group(1).strip()) for i, line in enumerate(section.lines) if (m := Q_PRODUCT.match(line))]
     if not products:
         return None
-    return [Gpu(index=n, name=name) for n, (_, name) in enumerate(products)], products[0][0]
+    models = smi.driver_models_from_query(section.lines)
+    gpus = [Gpu(index=n, name=name, driver_model=models.get(n)) for n, (_, name) in enumerate(products)]
+    return gpus, products[0][0]
+
+
+def _xml(partial: Partial, section: Section) -> None:
+    """`nvidia-smi -q -x`, whole or cut short, read by the collector's own parser."""
+    line = next(i for i, text in enumerate(section.lines) if "<nvidia_smi_log" in text.lower())
+    try:
+        driver, gpus = smi.driver_from_xml(section.text), smi.gpus_from_xml(section.text)
+    except smi.SmiParseError:
+        return  # not the XML it seemed, or cut before the driver version
+    if driver.version:
+        partial.add(DRIVER, driver, section, line, source="nvidia-smi -q -x")
+    if gpus:
+        partial.add(GPUS, gpus, section, line, source="nvidia-smi -q -x")
