@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable
 
 from bot.diagnosis import render
 from bot.diagnosis.findings import templated
-from bot.diagnosis.plan import Plan
+from bot.diagnosis.matrix import default
+from bot.diagnosis.plan import Plan, triage
+from collector import markdown
+from collector.report.model import Report
 from tests.bot import fuzzing
+from tests.conftest import FIXTURES
 
 Run = Callable[..., Plan]
 HOSTILE = (
@@ -58,3 +63,14 @@ def test_commands_in_a_fix_carry_no_invisible_characters() -> None:
     spans = re.findall(r"`([^`]+)`", fix)
     assert f"CUDA_VISIBLE_DEVICES={value}" in spans, fix
     assert all("\u200b" not in span for span in spans), spans
+
+
+def test_where_a_fact_was_read_is_shown_as_written() -> None:
+    """A code span shows an HTML entity as typed: the "Read from" cell escapes only its pipes, as the value cell does,
+    so the collector's "<user>" (another user's home) is not printed as "&lt;user&gt;"."""
+    report = markdown.parse((FIXTURES / "h200-1gpu" / "broken-cvd-empty.md").read_text())
+    source = "torch (in /home/<user>/a|b/bin/python3)"
+    facts = {**report.facts, "torch": dataclasses.replace(report.facts["torch"], source=source)}
+    comment = triage(default(), markdown.render(Report(meta=report.meta, facts=facts))).comment or ""
+    row = next(line for line in comment.splitlines() if line.startswith("| PyTorch |"))
+    assert "/home/<user>/a\\|b/bin/python3" in row and "&lt;" not in row, row
