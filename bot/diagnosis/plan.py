@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
-from bot.diagnosis import policy, render
+from bot.diagnosis import learned, policy, render
 from bot.diagnosis.config import RepoConfig
 from bot.diagnosis.findings import Finding
 from bot.diagnosis.matrix import Index
@@ -56,9 +56,22 @@ def triage(
     config: RepoConfig | None = None,
     duplicates: Sequence[Duplicate] = (),
 ) -> Plan:
-    case = read_clean(matrix, body, title, comments)
-    findings = diagnose(case, matrix)
+    clean = Redactor(secrets_only=True).secrets
+    title, body = clean(title), clean(body or "")
+    case = read_cleaned(matrix, body, title, [clean(comment) for comment in comments])
+    findings = conclude(case, matrix, title, body)
     return plan_for(case, findings, config or RepoConfig(), list(duplicates), matrix)
+
+
+def conclude(case: Case, matrix: Index, title: str, body: str) -> list[Finding]:
+    """The rules' findings and, where none names a cause, the learned fallback's likely one (bot/diagnosis/learned).
+
+    `title` and `body` are the issue's texts already cleaned of secrets: the fallback quotes the words it went by.
+    The fallback is the bot's alone; the collector diagnoses its own report with the rules.
+    """
+    findings = diagnose(case, matrix)
+    guess = learned.fallback_finding(title, body, findings, matrix)
+    return policy.decide([*findings, guess]) if guess else findings
 
 
 def read_clean(matrix: Index, body: str | None, title: str = "", comments: Sequence[str] = ()) -> Case:

@@ -20,7 +20,7 @@ from datetime import datetime, timedelta
 
 from bot.diagnosis.findings import Finding
 from bot.diagnosis.matrix import Index
-from bot.diagnosis.plan import plan_for, read_cleaned
+from bot.diagnosis.plan import conclude, plan_for, read_cleaned
 from bot.diagnosis.readers import Case
 from bot.diagnosis.rules import diagnose
 from bot.insights.dedupe import DuplicateIndex, Features, duplicates, extract
@@ -174,7 +174,7 @@ class Processor:
             if self.index.title_of(full_name, number) not in (None, title[:TITLE_CHARS]):
                 self._index(full_name, number, title, body, "open", case)  # found by its new title
             return Result("skipped", "nothing the diagnosis reads has changed")
-        findings = diagnose(case, self.matrix)
+        findings = conclude(case, self.matrix, title, body)
         features = self._index(full_name, number, title, body, "open", case, findings)
         found = self.index.similar(full_name, features, before=number) if config.duplicates else []
         plan = plan_for(case, findings, config, duplicates(found), self.matrix)
