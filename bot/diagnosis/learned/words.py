@@ -18,7 +18,7 @@ HTML_COMMENT = re.compile(r"<!--.*?(?:-->|$)", re.S)  # issue-form hints, our re
 MASKS = (
     (re.compile(r"https?://\S+", re.I), " _url_ "),
     (re.compile(r"\b[a-z]:\\[^\s\"'<>|]*", re.I), " _winpath_ "),
-    (re.compile(r"(?:/[\w.+~@-]+){2,}/?"), " _path_ "),
+    (re.compile(r"/[\w.+~@-]+/[\w.+~@-][\w.+~@/-]*"), " _path_ "),  # no repeated group: sre keeps state per repeat
     (re.compile(r"0x[0-9a-f]+", re.I), " _hex_ "),
     (re.compile(r"\b(?=[0-9a-f]*\d)[0-9a-f]{8,}\b", re.I), " _hex_ "),  # hashes, uuids, addresses
     (re.compile(r"(?<![\d.])\d+(?:\.\d+)+"), " _ver_ "),  # starts only where a run of digits does
