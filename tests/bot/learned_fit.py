@@ -3,9 +3,10 @@
 `python -m tests.bot.learned_fit` fits a multinomial logistic regression on every tune issue (plain Python: a fixed
 number of passes of stochastic gradient descent in a seeded order, so two fits give the same file), prunes it to
 the words that weigh most, then chooses the abstain threshold by cross-validation grouped by repository (5 folds
-by a hash of the repository's name, so no fold's issues share a repository with its training issues): the lowest
-probability at which, and above which, the fallback's guesses on the issues where no rule decides are right at
-least TARGET_PRECISION of the time. `--report` prints the figures without writing. The test split is never read.
+by a hash of the repository's name, so no fold's issues share a repository with its training issues; see
+`calibrate`). `--report` prints the figures without writing; `--held-out` prints tune's corpus table with each
+issue's fallback fitted without its repository (the shipped model has seen every tune issue). The test split is
+never read.
 
 The threshold depends on what the rules decide, so after the rules change, run it again to recalibrate; the
 weights do not (tests/bot/diagnosis/test_learned.py holds the committed weights to a fresh fit).
@@ -23,12 +24,14 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from bot.diagnosis.learned import FORMAT, MODEL_PATH, NOT_A_GUESS, Model, decided
+from bot.diagnosis import policy
+from bot.diagnosis.learned import FORMAT, MODEL_PATH, NOT_A_GUESS, Model, decided, fallback_finding
 from bot.diagnosis.learned.words import features
 from bot.diagnosis.matrix import default as default_matrix
-from bot.diagnosis.plan import read_clean
+from bot.diagnosis.plan import read_clean, read_cleaned
 from bot.diagnosis.rules import diagnose
-from tests.bot.corpus import Issue, load
+from collector.redact import Redactor
+from tests.bot.corpus import Issue, Result, load, report
 
 SEED = 17
 EPOCHS = 15
@@ -234,10 +237,29 @@ def summary(calibration: dict[str, Any]) -> str:
     )
 
 
+def held_out_tune() -> list[Result]:
+    """Tune through the bot's whole diagnosis (plan.conclude: rules, then the fallback where none decides), with
+    each issue's fallback from the fold model that never saw its repository: tune's figure without the in-sample
+    lift of the shipped model."""
+    issues, matrix, clean = load("tune"), default_matrix(), Redactor(secrets_only=True).secrets
+    models = fold_models(issues)
+    results = []
+    for issue in issues:
+        title, body = clean(issue.title), clean(issue.body)
+        findings = diagnose(read_cleaned(matrix, body, title), matrix)
+        guess = fallback_finding(title, body, findings, matrix, using=models[fold(issue)])
+        results.append(Result(issue, policy.decide([*findings, guess]) if guess else findings))
+    return results
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tests.bot.learned_fit", description=__doc__.splitlines()[0])
     parser.add_argument("--report", action="store_true", help="print the cross-validated figures; write nothing")
+    parser.add_argument("--held-out", action="store_true", help="print tune's corpus table with held-out fallbacks")
     args = parser.parse_args(argv)
+    if args.held_out:
+        sys.stdout.write(report(held_out_tune()) + "\n")
+        return 0
     data = build()
     if not args.report:
         MODEL_PATH.write_text(dumps(data), encoding="utf-8")
