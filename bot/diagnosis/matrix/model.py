@@ -98,6 +98,18 @@ class WheelArchs:
 
 
 @dataclass(frozen=True)
+class WheelIndex:
+    """Wheels for CPU, AMD (ROCm) or Intel (XPU) GPUs for a range of torch series, each on its own index
+    (download.pytorch.org/whl/cpu, /rocm6.2.4, /xpu); CUDA's indexes are TorchRelease.variants."""
+
+    accelerator: Literal["cpu", "rocm", "xpu"]
+    torch_min: str  # first series, inclusive
+    torch_max: str  # last series, inclusive
+    source: str
+    linux_only: bool = False
+
+
+@dataclass(frozen=True)
 class GpuModel:
     """GPU names (a case-insensitive regular expression on the marketing name) and their capability."""
 
@@ -158,6 +170,7 @@ class Matrix:
     driver_branches: list[DriverBranch]
     releases: list[TorchRelease]
     wheels: list[WheelArchs]
+    indexes: list[WheelIndex]
     gpus: list[GpuModel]
     features: list[Feature]
     errors: list[ErrorSignature]

@@ -1,14 +1,19 @@
-"""`python -m bot matrix --torch 2.7.1+cu128`: what a wheel needs (driver, Python, companions) and runs on."""
+"""`python -m bot matrix --torch 2.7.1+cu128`: what a wheel needs (driver, Python, companions) and runs on.
+
+A CPU, ROCm or XPU tag ("2.13.0+cpu", "2.6.0+rocm6.2.4", "2.6.0+xpu") is answered from its own index; it needs no
+NVIDIA driver and carries no CUDA kernels.
+"""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sys
 from dataclasses import dataclass
 
 from bot.diagnosis import archs
-from bot.diagnosis.matrix import Index
-from bot.diagnosis.matrix.model import GpuModel, TorchRelease, WheelArchs, is_version, version_key
+from bot.diagnosis.matrix import Index, indexes
+from bot.diagnosis.matrix.model import GpuModel, TorchRelease, WheelArchs, WheelIndex, is_version, version_key
 from bot.diagnosis.rules.advice import Wheel, cuda_of, install_command
 from collector import templating
 from collector.report import codec
@@ -27,6 +32,9 @@ class WheelAnswer:
     runs_on: list[GpuModel]
     does_not_run_on: list[GpuModel]
     command: str
+    accelerator: str = "cuda"  # "cuda", "rocm", "cpu" or "xpu"
+    variants: list[str] | None = None  # every index of the release, CUDA's first
+    index: WheelIndex | None = None  # where a ROCm, CPU or XPU index is known from (data/indexes.yaml)
 
 
 def answer(matrix: Index, torch: str) -> WheelAnswer | str:
@@ -39,19 +47,30 @@ def answer(matrix: Index, torch: str) -> WheelAnswer | str:
     base, _, tag = torch.partition("+")
     patch = base if base in release.patches else release.patches[-1]
     variant = tag or release.default_variant
-    if variant not in release.variants:
-        return f"torch {release.series} has no {variant} wheels (variants: {', '.join(release.variants)})"
-    wheel = matrix.wheel(release.series, variant)
-    family = matrix.family(cuda_of(variant))
+    known = indexes.variants(matrix, release)
+    if variant not in known:
+        return f"torch {release.series} has no {variant} wheels (variants: {', '.join(known)})"
+    kind = indexes.accelerator(variant) or "cuda"
+    found = WheelAnswer(
+        torch=f"{patch}+{variant}", patch=patch, variant=variant, default_variant=release.default_variant,
+        release=release, wheel=None, driver_linux=None, driver_windows=None, runs_on=[], does_not_run_on=[],
+        command=install_command(Wheel(release, patch, variant)), accelerator=kind, variants=known,
+        index=indexes.row(matrix, release, kind) if kind != "cuda" else None,
+    )  # fmt: skip
+    return found if kind != "cuda" else _cuda(matrix, found)
+
+
+def _cuda(matrix: Index, found: WheelAnswer) -> WheelAnswer:
+    """What a CUDA wheel adds: the driver it needs and the GPUs its kernels run on."""
+    wheel = matrix.wheel(found.release.series, found.variant)
+    family = matrix.family(cuda_of(found.variant))
     compiled = archs.arch_list(wheel.archs, wheel.ptx) if wheel else []
     runs = [gpu for gpu in matrix.matrix.gpus if compiled and archs.runs_on(compiled, gpu.cc)]
-    return WheelAnswer(
-        torch=f"{patch}+{variant}", patch=patch, variant=variant, default_variant=release.default_variant,
-        release=release, wheel=wheel, driver_linux=family.min_driver_linux if family else None,
+    return dataclasses.replace(
+        found, wheel=wheel, driver_linux=family.min_driver_linux if family else None,
         driver_windows=family.min_driver_windows if family else None,
         runs_on=sorted(runs, key=lambda g: version_key(g.cc)),
         does_not_run_on=sorted([g for g in matrix.matrix.gpus if g not in runs], key=lambda g: version_key(g.cc)),
-        command=install_command(Wheel(release, patch, variant)),
     )  # fmt: skip
 
 

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from bot.diagnosis.matrix import Index
 from bot.diagnosis.readers.base import Partial, Section, labelled, unknown
 from bot.diagnosis.readers.packages import duplicates
+from bot.diagnosis.readers.versions import build_of, clean, tag_of
 from collector.child.packages_child import normalise
 from collector.report.schema import (
     DRIVER,
@@ -67,6 +68,7 @@ class State:
         self.env: dict[str, str] = {}
         self.env_line = -1
         self.in_gpu_list = False
+        self.cuda_none = False  # "CUDA used to build PyTorch: None": torch imported and has no CUDA
 
 
 def read(section: Section, matrix: Index) -> Partial:
@@ -125,8 +127,14 @@ def _library(state: State, index: int, match: re.Match[str]) -> None:
 
 def _torch_version(state: State, partial: Partial, section: Section, index: int, value: str) -> None:
     if not unknown(value) and VERSION_START.match(value):
-        state.torch["version"] = value.split()[0]
+        state.torch["version"] = clean(value.split()[0])  # "2.5.1+cu124," as prose quotes it
         state.torch_line = index
+
+
+def _cuda_built(state: State, partial: Partial, section: Section, index: int, value: str) -> None:
+    if VERSION_START.match(value):  # the rules compare it as a version
+        state.torch["cuda"] = value.split()[0]
+    state.cuda_none = value.strip().lower() == "none"
 
 
 def _setter(
@@ -196,7 +204,7 @@ def _nvcc(state: State, partial: Partial, section: Section, index: int, value: s
 HANDLERS: dict[str, Callable[[State, Partial, Section, int, str], None]] = {
     "pytorch version": _torch_version,
     "is debug build": _setter("debug", _boolean),
-    "cuda used to build pytorch": _setter("cuda", pattern=VERSION_START),  # the rules compare it as a version
+    "cuda used to build pytorch": _cuda_built,
     "rocm used to build pytorch": _setter("hip"),
     "is cuda available": _setter("available", _boolean),
     "nvidia driver version": _driver,
@@ -211,9 +219,8 @@ HANDLERS: dict[str, Callable[[State, Partial, Section, int, str], None]] = {
 def _finish(state: State, partial: Partial, section: Section) -> None:
     version = state.torch.pop("version", None)
     if isinstance(version, str):
-        tag = version.split("+", 1)[1] if "+" in version else None
-        # collect_env prints "None" for torch.version.cuda on a CPU build, "Could not collect" when it cannot tell.
-        state.torch["build"] = "cuda" if state.torch.get("cuda") else "rocm" if state.torch.get("hip") else "cpu"
+        tag = tag_of(version)
+        state.torch["build"] = _build(state, tag)
         info = TorchInfo(version=version, tag=tag, **state.torch)  # type: ignore[arg-type]
         partial.add(TORCH, info, section, state.torch_line)
     if state.gpus:
@@ -226,3 +233,16 @@ def _finish(state: State, partial: Partial, section: Section) -> None:
         partial.add(PACKAGES, packages, section, state.packages_line)
     if state.env:
         partial.add(ENV, state.env, section, state.env_line)
+
+
+def _build(state: State, tag: str | None) -> str | None:
+    """CUDA or ROCm where collect_env names their version, else what the tag says ("+cu124" is a CUDA build even in
+    a paste cut before the "CUDA used to build" line); CPU only where torch said it has no CUDA ("None", not "Could
+    not collect") and no tag says otherwise (an XPU build has no CUDA either)."""
+    if state.torch.get("cuda"):
+        return "cuda"
+    if state.torch.get("hip"):
+        return "rocm"
+    if by_tag := build_of(tag):
+        return by_tag
+    return "cpu" if state.cuda_none and tag != "xpu" else None

@@ -14,6 +14,7 @@ from typing import Literal
 from bot.diagnosis.matrix import Index
 from bot.diagnosis.matrix.screen import Screened
 from bot.diagnosis.readers.base import MAX_ERRORS, Partial, Quote, Section
+from bot.diagnosis.readers.versions import owned_by_torch
 from collector.report.schema import (
     DRIVER,
     ENV,
@@ -41,7 +42,9 @@ TORCH_VERSION = Screened(
     r"\b(?:py)?torch(?:\s+version)?(?:\s*(?:==|:|=|\bv)|\s)\s*v?"
     r"(\d{1,9}\.\d{1,9}(?:\.\d{1,9})?(?:\.dev\d{1,12}|a0|rc\d{1,3})?(?:\+(?:cu\d{2,3}|cpu|rocm[\d.]{1,12}|xpu))?)\b"
 )
-TAG_ONLY = Screened(r"\b(\d{1,9}\.\d{1,9}\.\d{1,9})\+(cu\d{3}|cpu|rocm[\d.]{1,12})\b", shortest=2)
+# "2.5.1+cu124" without the word torch: a wheel's file name, a dist-info folder, a download URL ("%2B"), pip's
+# "(2.5.1+cu124)". torchvision's versions carry the same tags: only one that versions.owned_by_torch is taken.
+TAG_ONLY = Screened(r"\b(\d{1,9}\.\d{1,9}\.\d{1,9})(?:\+|%2B)(cu\d{3}|cpu|xpu|rocm[\d.]{1,12})\b", shortest=2)
 DRIVER_VERSION = Screened(r"\b(?:nvidia\s+)?driver(?:\s+version)?\s*(?:(?:is|:|=)\s*)?v?(\d{3}(?:\.\d{1,3}){0,2})\b")
 COMPANION = Screened(
     r"\b(torchvision|torchaudio|xformers|flash[-_]attn|vllm|triton|bitsandbytes|deepspeed|transformers|"
@@ -137,7 +140,7 @@ def read(section: Section, matrix: Index) -> Partial:
 
 
 def _versions(partial: Partial, text: Text) -> None:
-    found = [m for m in (text.first(TORCH_VERSION), text.first(TAG_ONLY)) if m]
+    found = [m for m in (text.first(TORCH_VERSION), _torch_tag(text)) if m]
     if found:
         match = min(found, key=lambda m: m.start())
         version = match.group(1) if match.re is TORCH_VERSION.regex else f"{match.group(1)}+{match.group(2)}"
@@ -148,6 +151,14 @@ def _versions(partial: Partial, text: Text) -> None:
         partial.add(DRIVER, DriverInfo(version=driver.group(1)), text.section, text.line_of(driver.start()))
     if python := text.first(PYTHON_VERSION):
         partial.add(PYTHON, PythonInfo(version=python.group(1)), text.section, text.line_of(python.start()))
+
+
+def _torch_tag(text: Text) -> re.Match[str] | None:
+    for match in itertools.islice(text.all(TAG_ONLY), MAX_WORDS):
+        line_start = text.starts[text.line_of(match.start())]
+        if owned_by_torch(text.text[line_start : match.start()]):
+            return match
+    return None
 
 
 def build_of(tag: str | None) -> Literal["cuda", "rocm", "cpu"] | None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from bot.diagnosis.findings import Finding
+from bot.diagnosis.matrix import indexes
 from bot.diagnosis.matrix.model import TorchRelease, is_version, version_key
 from bot.diagnosis.rules import advice, finding, rule
 from bot.diagnosis.rules.view import View
@@ -44,14 +45,27 @@ def companion_finding(v: View, name: str) -> Finding | None:
     wrong_variant = bool(torch_tag and companion_tag and torch_tag != companion_tag and name == "torchvision")
     if not (wrong_version or wrong_variant):
         return None
-    variant = v.variant or v.release.default_variant
-    index = advice.INDEX_URL.format(variant=variant)
+    index = companion_index(v, v.release)
     evidence = [*v.evidence(TORCH), *v.evidence(PACKAGES)]
+    command = f"pip install --force-reinstall --no-deps {name}=={expected}"
     return finding(
         f"{name}_mismatch", f"{name}_mismatch", "error", evidence,
         name=name, found=package.version, expected=expected, torch=v.torch.version, variant_only=not wrong_version,
-        command=f"pip install --force-reinstall --no-deps {name}=={expected} --index-url {index}",
+        command=f"{command} --index-url {advice.INDEX_URL.format(variant=index)}" if index else None, reinstall=command,
     )  # fmt: skip
+
+
+def companion_index(v: View, release: TorchRelease) -> str | None:
+    """The index torch came from, which its companions must come from too: "+cpu" stays on /whl/cpu, "+rocm6.1" on
+    /whl/rocm6.1, "+cu121" on /whl/cu121. An untagged CUDA build is PyPI's, the release's default variant. A build
+    from an index the matrix does not know (AMD's own "+rocm7.13.0a2026..." wheels, a source build "+git...") gets
+    None: naming a CUDA index would move it to another accelerator."""
+    tag = v.torch.tag if v.torch else None
+    if tag and indexes.has(v.matrix, release, tag):
+        return tag
+    if (tag and indexes.accelerator(tag) != "cuda") or (v.torch and v.torch.build == "rocm"):
+        return None
+    return v.variant or ("cpu" if v.cpu_build else release.default_variant)
 
 
 @rule

@@ -1,0 +1,46 @@
+"""torch's version as people paste it: "2.5.1+cu124," in a sentence, "2.5.1%2Bcu124" in a download URL, a wheel's
+file name in a Windows path, torchvision's "0.20.1+cu124" on the line before torch's."""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+# Prose closes a version with a comma, a full stop or a bracket; none of them ends a PEP 440 local version.
+TRAILING = ".,;:!?)]}>'\"`*"
+# Distributions whose versions carry the same "+cu124" tags as torch's; the last one named before a tagged version
+# on its line is the one the version belongs to ("torchvision in c:\...\site-packages (0.20.1+cu124)").
+OWNER = re.compile(
+    r"\b(torch|pytorch|torchvision|torchaudio|torchtext|torchdata|xformers|triton|flash[-_]attn|"
+    r"torch[-_]tensorrt|onnxruntime[-_]gpu|jax|jaxlib|cupy|bitsandbytes|vllm|deepspeed)\b",
+    re.I,
+)
+OWN_NAMES = {"torch", "pytorch"}
+CUDA_TAG = re.compile(r"cu\d{2,3}")
+
+
+def clean(word: str) -> str:
+    """ "2.5.1+cu124," -> "2.5.1+cu124"; "2.5.1%2Bcu124" -> "2.5.1+cu124"."""
+    return word.replace("%2B", "+").replace("%2b", "+").rstrip(TRAILING)
+
+
+def tag_of(version: str) -> str | None:
+    return version.split("+", 1)[1] or None if "+" in version else None
+
+
+def build_of(tag: str | None) -> Literal["cuda", "rocm", "cpu"] | None:
+    """What a local version tag says the build is; None where it says nothing ("+git1a2b", "+xpu")."""
+    if not tag:
+        return None
+    if tag == "cpu":
+        return "cpu"
+    if tag.startswith("rocm"):
+        return "rocm"
+    return "cuda" if CUDA_TAG.fullmatch(tag) else None
+
+
+def owned_by_torch(before: str) -> bool:
+    """Whether a tagged version, preceded on its line by `before`, is torch's: the last distribution named before
+    it is torch (or none is). Only the line's last 300 characters are read."""
+    names = [match.group(1).lower() for match in OWNER.finditer(before[-300:])]
+    return not names or names[-1] in OWN_NAMES
