@@ -133,7 +133,7 @@ def _torch_version(state: State, partial: Partial, section: Section, index: int,
 
 def _cuda_built(state: State, partial: Partial, section: Section, index: int, value: str) -> None:
     if VERSION_START.match(value):  # the rules compare it as a version
-        state.torch["cuda"] = value.split()[0]
+        state.torch["cuda"] = clean(value.split()[0])
     state.cuda_none = value.strip().lower() == "none"
 
 

@@ -38,6 +38,12 @@ def test_a_trimmed_collect_env_with_a_cuda_tag_is_no_cpu_only_build(matrix: Inde
     assert not [f for f in plan.findings if f.severity == "error"]
 
 
+def test_collect_env_values_lose_prose_punctuation(matrix: Index) -> None:
+    text = H200_ENV.replace("2.11.0+cu130", "2.11.0+cu130,").replace("build PyTorch: 13.0", "build PyTorch: 13.0.")
+    torch = read_case(matrix, text).report.get(TORCH)
+    assert torch and (torch.version, torch.tag, torch.cuda, torch.build) == ("2.11.0+cu130", "cu130", "13.0", "cuda")
+
+
 def test_collect_env_says_cpu_only_when_torch_has_no_cuda(matrix: Index) -> None:
     no_cuda = "CUDA used to build PyTorch: None"
     cpu = H200_ENV.replace("2.11.0+cu130", "2.5.1").replace("CUDA used to build PyTorch: 13.0", no_cuda)
