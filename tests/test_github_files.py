@@ -28,6 +28,7 @@ SCHEMAS = {
     "action.yml": "vendor.github-actions",
     ".github/workflows/envtriage.yml": "vendor.github-workflows",
     ".github/workflows/ci.yml": "vendor.github-workflows",
+    ".github/workflows/release.yml": "vendor.github-workflows",
 }
 
 
