@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import faulthandler
 import os
 import signal
 import stat
@@ -36,10 +37,18 @@ def cpu(ctx: Context) -> Fact[CpuInfo]:
     return Fact(CpuInfo(model="Test CPU", cores=4, flags=["avx2"]), "test")
 
 
-def crashes(ctx: Context) -> Any:
-    time.sleep(0.3)
-    os.kill(os.getpid(), signal.SIGSEGV)  # what a libnvidia-ml that does not match the driver does
-    time.sleep(10)
+def crashing(log: Path) -> Any:
+    """A probe that segfaults, its fatal-error dump written to `log`: the probe process is forked from pytest, whose
+    faulthandler writes to the terminal's stderr past any capture, and a passing run prints no traceback."""
+
+    def crashes(ctx: Context) -> Any:
+        time.sleep(0.3)
+        with log.open("w") as dump:
+            faulthandler.enable(file=dump)
+            os.kill(os.getpid(), signal.SIGSEGV)  # what a libnvidia-ml that does not match the driver does
+            time.sleep(10)
+
+    return crashes
 
 
 def use_probes(monkeypatch: pytest.MonkeyPatch, *funcs: tuple[Any, Any]) -> None:
@@ -61,14 +70,16 @@ def test_each_probe_s_facts_arrive_and_the_rest_are_missing_with_a_reason(monkey
     assert isinstance(env, Missing) and env.status == "error"
 
 
-def test_a_crashing_probe_costs_only_the_facts_not_yet_sent(monkeypatch: pytest.MonkeyPatch) -> None:
-    use_probes(monkeypatch, (LIMITS, limits), (CPU, crashes))
+def test_a_crashing_probe_costs_only_the_facts_not_yet_sent(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    use_probes(monkeypatch, (LIMITS, limits), (CPU, crashing(tmp_path / "stderr")))
     probing = ProbeProcess.start(options(), {}, Deadline(10))
     report = probing.report(Meta(generator="test"))
     assert report.get(LIMITS) == Limits(shm_bytes=64 << 20)
     lost = report.result(CPU)
     assert isinstance(lost, Missing) and lost.status == "error"
     assert lost.reason == "test.crashes was lost: the probe process ended with signal 11 (SIGSEGV)"
+    dump = (tmp_path / "stderr").read_text()
+    assert dump.startswith("Fatal Python error: Segmentation fault") and "in crashes" in dump, dump
 
 
 def test_a_wedged_probe_process_is_killed_with_its_children_after_the_deadline(
