@@ -69,9 +69,7 @@ def conclude(case: Case, matrix: Index, title: str, body: str) -> list[Finding]:
     `title` and `body` are the issue's texts already cleaned of secrets: the fallback quotes the words it went by.
     The fallback is the bot's alone; the collector diagnoses its own report with the rules.
     """
-    findings = diagnose(case, matrix)
-    guess = learned.fallback_finding(title, body, findings, matrix)
-    return policy.decide([*findings, guess]) if guess else findings
+    return diagnose(case, matrix, lambda found: learned.fallback_finding(title, body, found, matrix))
 
 
 def read_clean(matrix: Index, body: str | None, title: str = "", comments: Sequence[str] = ()) -> Case:

@@ -74,6 +74,8 @@ def _package(line: str) -> Package | None:
         name, version, build, channel = match.groups()
         if build and CONDA_BUILD.match(build):
             installer = "pip" if channel == "pypi" or build == "pypi_0" else "conda"
+            if "cpu" in build.split("_") and "+" not in version:
+                version = f"{version}+cpu"  # conda's CPU-only builds: "py3.8_cpu_0", as pip tags them
             where = f"conda channel {channel}" if channel else None
             return Package(
                 name=CONDA_NAMES.get(normalise(name), name), version=version, installer=installer, location=where

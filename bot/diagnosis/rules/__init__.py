@@ -24,6 +24,7 @@ __all__ = ["all_rules", "diagnose", "finding", "refutes", "rule"]
 log = logging.getLogger(__name__)
 RuleFunc = Callable[[View], Iterable[Finding]]
 Refuter = Callable[[View], bool]
+Fallback = Callable[[list[Finding]], "Finding | None"]
 _RULES: dict[str, RuleFunc] = {}
 _REFUTERS: dict[str, Refuter] = {}
 
@@ -50,7 +51,9 @@ def all_rules() -> dict[str, RuleFunc]:
     return dict(_RULES)
 
 
-def diagnose(case: Case, matrix: Index) -> list[Finding]:
+def diagnose(case: Case, matrix: Index, fallback: Fallback | None = None) -> list[Finding]:
+    """Every rule's findings, decided by bot/diagnosis/policy.py. `fallback`, given the rules' findings, may add a
+    guess of its own (the bot's learned fallback); it is weighed like any finding from words."""
     view = View(case, matrix)
     findings: list[Finding] = []
     for name, func in all_rules().items():
@@ -58,6 +61,8 @@ def diagnose(case: Case, matrix: Index) -> list[Finding]:
             findings.extend(func(view))
         except Exception:  # one broken rule must not hide the others' findings
             log.exception("rule %s failed", name)
+    guess = fallback(findings) if fallback else None
+    findings.extend([guess] if guess else [])
     # An error text only speaks for its category when no rule reached the same conclusion from the facts, and
     # words never speak for a category the facts rule out.
     from_words = {"known_error", *policy.FALLBACKS}

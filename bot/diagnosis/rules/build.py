@@ -8,7 +8,7 @@ from bot.diagnosis.findings import Finding
 from bot.diagnosis.matrix.model import series, version_key
 from bot.diagnosis.rules import advice, finding, refutes, rule
 from bot.diagnosis.rules.view import View
-from collector.report.schema import DRIVER, TORCH
+from collector.report.schema import DRIVER, PACKAGES, TORCH
 
 
 def target_series(v: View) -> str:
@@ -27,14 +27,18 @@ def cpu_only_wheel(v: View) -> Iterator[Finding]:
     quoted = v.quoted("cpu_only_wheel")
     gpus = [g.gpu.name for g in v.gpus]
     has_gpu = bool(gpus) or bool(v.driver and v.driver.version)
-    if not ((v.cpu_build and (has_gpu or quoted)) or (quoted and not v.torch_cuda)):
+    if not (v.cpu_build or (quoted and not v.torch_cuda)):
         return
+    # Two facts that agree (a CPU-only torch and a GPU, or a decisive text) make an error; the +cpu build alone, in
+    # an issue about a GPU, is the likely cause but not a proven one (policy rule 2).
+    decisive = (v.cpu_build and (has_gpu or quoted)) or any(s.strength == "decisive" for s, _ in quoted)
     driver = v.driver.version if v.driver and not v.windows else None
     wheel = advice.choose(v.matrix, ccs(v), driver, not_before=target_series(v))
     evidence = [*v.evidence(TORCH), *v.gpu_evidence(), *(f"{q.text} ({q.where})" for _, q in quoted)]
+    evidence = evidence if v.evidence(TORCH) else [*evidence, *v.evidence(PACKAGES)]
     yield finding(
-        "cpu_only_wheel", "cpu_only_wheel", "error", evidence,
-        confidence=1.0 if v.cpu_build else 0.8,
+        "cpu_only_wheel", "cpu_only_wheel", "error" if decisive else "warning", evidence,
+        confidence=1.0 if v.cpu_build and decisive else 0.8 if decisive else 0.6,
         version=v.torch.version if v.torch else None, gpus=", ".join(dict.fromkeys(gpus)), windows=v.windows,
         uninstall=advice.uninstall_command(), command=advice.install_command(wheel) if wheel else None,
     )  # fmt: skip

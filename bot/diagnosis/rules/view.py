@@ -103,8 +103,20 @@ class View:
 
     @functools.cached_property
     def torch(self) -> TorchInfo | None:
-        torch = self.report.get(TORCH)
+        """torch as a report or a sentence gives it, else as a package listing does (`torch==2.1.0+cpu`)."""
+        torch, listed = self.report.get(TORCH), self._listed_torch()
+        if torch and listed and not torch.tag and listed.tag and (listed.version or "").startswith(f"{torch.version}+"):
+            torch = dataclasses.replace(torch, tag=listed.tag, build=torch.build or listed.build)  # "torch 2.1.0"
+        torch = torch or listed
         return readable(torch, "version", "cuda") if torch else None
+
+    def _listed_torch(self) -> TorchInfo | None:
+        listed = self.packages.get("torch")
+        if listed is None or not listed.version:
+            return None
+        tag = listed.version.split("+", 1)[1] if "+" in listed.version else None
+        build = "cpu" if tag == "cpu" else "rocm" if (tag or "").startswith("rocm") else "cuda" if tag else None
+        return TorchInfo(version=listed.version, tag=tag, build=build)  # type: ignore[arg-type]
 
     @functools.cached_property
     def torch_cuda(self) -> str | None:

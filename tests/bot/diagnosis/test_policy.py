@@ -104,3 +104,14 @@ def test_facts_refute_what_words_say() -> None:
 
 def test_unknown_is_no_finding_but_the_ask() -> None:
     assert [f.category for f in plan("It does not work, please help.", "bug").findings] == ["missing_env_report"]
+
+
+def test_a_cpu_only_torch_alone_is_the_likely_cause_and_with_a_gpu_an_error() -> None:
+    # One fact: a warning (and its label, as a fact ranks above a suggestive text); two that agree: an error.
+    assert first(plan("GPU is not used\n[pip3] torch==2.1.0+cpu")) == ("cpu_only_wheel", "warning")
+    assert first(plan("My RTX 3060 is not used.\ntorch==2.1.0+cpu")) == ("cpu_only_wheel", "error")
+
+
+def test_conda_cpu_builds_are_read_as_cpu_only() -> None:
+    body = "GPU not used\npytorch                   1.11.0              py3.8_cpu_0    pytorch"
+    assert first(plan(body)) == ("cpu_only_wheel", "warning")
