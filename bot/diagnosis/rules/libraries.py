@@ -26,7 +26,7 @@ WHEEL_SHIPPED = {
 @rule
 def library_shadowing(v: View) -> Iterator[Finding]:
     foreign = _foreign_loaded(v)
-    cudnn_error = v.torch.cudnn_error if v.torch else None
+    cudnn_error = _shadowing_error(v)
     if not foreign and not cudnn_error:
         yield from _risky_ld_path(v)
         return
@@ -37,6 +37,15 @@ def library_shadowing(v: View) -> Iterator[Finding]:
         libraries=foreign, directories=directories, error=cudnn_error,
         ld_path=v.env.get("LD_LIBRARY_PATH"), clean_path=_without(v.env.get("LD_LIBRARY_PATH"), directories),
     )  # fmt: skip
+
+
+def _shadowing_error(v: View) -> str | None:
+    """cuDNN's error, where its own text says a library is the wrong one. A cuDNN probe that failed for another
+    reason (no GPU visible, CUDA not initialised) speaks for that reason, not for shadowing (policy rule 5)."""
+    error = v.torch.cudnn_error if v.torch else None
+    if error and any(s.category == "library_shadowing" for s in v.matrix.errors_in(error)):
+        return error
+    return None
 
 
 def _foreign_loaded(v: View) -> list:  # type: ignore[type-arg]

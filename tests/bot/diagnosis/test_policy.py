@@ -3,10 +3,13 @@ wording people paste (sources in errors.yaml / cues.yaml)."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from bot.diagnosis.matrix import default
 from bot.diagnosis.plan import Plan, triage
+from tests.conftest import fixture_text
 
 
 def plan(body: str, title: str = "") -> Plan:
@@ -115,3 +118,22 @@ def test_a_cpu_only_torch_alone_is_the_likely_cause_and_with_a_gpu_an_error() ->
 def test_conda_cpu_builds_are_read_as_cpu_only() -> None:
     body = "GPU not used\npytorch                   1.11.0              py3.8_cpu_0    pytorch"
     assert first(plan(body)) == ("cpu_only_wheel", "warning")
+
+
+def test_a_failed_probe_speaks_only_through_its_own_error_text() -> None:
+    # The real H200 report with CUDA_VISIBLE_DEVICES= (tests/fixtures/h200-1gpu), and cuDNN's probe failing as it
+    # must there: the failure is the hidden GPU's, not evidence of a shadowing library.
+    report = json.loads(fixture_text("h200-1gpu", "broken-cvd-empty.json"))
+    report["facts"]["torch"]["value"]["cudnn_error"] = "RuntimeError: No CUDA GPUs are available"
+    assert [(f.category, f.severity) for f in plan(json.dumps(report)).findings] == [("gpus_hidden_by_env", "error")]
+    # cuDNN's own version error does speak for shadowing (the broken-ld-cudnn environment).
+    shadowed = json.loads(fixture_text("h200-1gpu", "broken-ld-cudnn.json"))
+    assert first(plan(json.dumps(shadowed))) == ("library_shadowing", "error")
+
+
+def test_a_variable_listed_in_a_healthy_report_is_no_finding() -> None:
+    # Our own report lists the environment's variables and modules; none of it is prose to read cues from.
+    report = json.loads(fixture_text("h200-1gpu", "collector.json"))
+    listed = report["facts"]["env"]["value"]
+    listed.update({"NCCL_P2P_DISABLE": "1", "CUDA_VISIBLE_DEVICES": "0", "LD_LIBRARY_PATH": "/usr/local/cuda/lib64"})
+    assert plan(json.dumps(report)).findings == []
