@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import platform as stdlib_platform
 import re
 from typing import Literal
 
@@ -61,9 +62,9 @@ def operating_system(ctx: Context) -> Result:
     if native.elsewhere(ctx):  # Windows, macOS: no os-release, no uname in os on Windows
         return native.os_info(ctx)
     release = _os_release(ctx.host.read("/etc/os-release") or "")
-    uname = os.uname()
+    uname = stdlib_platform.uname()  # os.uname where there is one; the tests simulate Linux on Windows too
     info = OsInfo(
-        system=uname.sysname,
+        system=uname.system,
         machine=uname.machine,
         distro=release.get("PRETTY_NAME") or release.get("NAME"),
         kernel=(ctx.host.read("/proc/sys/kernel/osrelease") or uname.release).strip() or None,
@@ -76,7 +77,7 @@ def _glibc() -> str | None:
     """The glibc this process runs on ("glibc 2.36" from glibc itself); musl and other C libraries have none."""
     try:
         name, _, version = (os.confstr("CS_GNU_LIBC_VERSION") or "").partition(" ")
-    except (ValueError, OSError):  # a C library that does not know the name
+    except (ValueError, OSError, AttributeError):  # a C library that does not know the name; Windows: no confstr
         return None
     return version if name == "glibc" and version else None
 
