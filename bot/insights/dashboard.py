@@ -81,7 +81,8 @@ def _date(name: str, value: str | None) -> datetime.date | None:
         raise DashboardError(f"{name}={value!r} is not a date like 2025-01-31") from exc
 
 
-def html(insights: Insights, token: str | None = None, offline: bool = False) -> str:
+def html(insights: Insights, web: str, token: str | None = None, offline: bool = False) -> str:
+    """`web`: where the issues are read (Settings.web_url), for their links."""
     categories = [name for name, _ in insights.categories]
     if "no diagnosis" in insights.weekly:
         categories.append("no diagnosis")
@@ -91,7 +92,9 @@ def html(insights: Insights, token: str | None = None, offline: bool = False) ->
     return (
         html_environment()
         .get_template("dashboard/page.html.j2")
-        .render(i=insights, categories=categories, token=token, offline=offline, peak=_peak(insights), query=query)
+        .render(
+            i=insights, categories=categories, token=token, offline=offline, peak=_peak(insights), query=query, web=web
+        )
     )
 
 
@@ -101,11 +104,11 @@ def _peak(insights: Insights) -> int:
     return max(totals, default=0)
 
 
-def json_data(insights: Insights) -> dict[str, Any]:
-    return as_json(insights)
+def json_data(insights: Insights, web: str) -> dict[str, Any]:
+    return as_json(insights, web)
 
 
-def csv_text(insights: Insights) -> str:
+def csv_text(insights: Insights, web: str) -> str:
     """The same numbers, long format: section, key, value (one row per number)."""
     out = io.StringIO()
     writer = csv.writer(out)
@@ -127,7 +130,7 @@ def csv_text(insights: Insights) -> str:
     writer.writerow(["needs_env", "median_hours", median])
     for number, group in enumerate(insights.clusters, start=1):
         for issue in group:
-            writer.writerow([f"cluster:{number}", f"{issue.repo}#{issue.number}", issue.url])
+            writer.writerow([f"cluster:{number}", f"{issue.repo}#{issue.number}", issue.url(web)])
     writer.writerows([["coverage", "torch_known", insights.torch_known],
                       ["coverage", "torch_unknown", insights.torch_unknown]])  # fmt: skip
     return out.getvalue()

@@ -36,9 +36,9 @@ class Issue:
     title: str
     state: str
 
-    @property
-    def url(self) -> str:
-        return f"https://github.com/{self.repo}/issues/{self.number}"
+    def url(self, web: str) -> str:
+        """`web`: the GitHub people read it on (Settings.web_url: github.com, or an Enterprise host)."""
+        return f"{web}/{self.repo}/issues/{self.number}"
 
 
 @dataclass(frozen=True)
@@ -178,11 +178,12 @@ def _version_key(series: str) -> tuple[int, ...]:
     return tuple(int(part) for part in series.split(".") if part.isdigit())
 
 
-def as_json(insights: Insights) -> dict[str, Any]:
+def as_json(insights: Insights, web: str) -> dict[str, Any]:
     from collector.report import codec
 
     data: dict[str, Any] = codec.encode(insights)
     data["filters"] = {name: str(value) if value else None for name, value in data["filters"].items()}
     data["needs_env"]["rate"] = insights.needs_env.rate
-    data["clusters"] = [[{**codec.encode(issue), "url": issue.url} for issue in group] for group in insights.clusters]
+    clusters = insights.clusters
+    data["clusters"] = [[{**codec.encode(issue), "url": issue.url(web)} for issue in group] for group in clusters]
     return data

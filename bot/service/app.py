@@ -101,11 +101,12 @@ def _dashboard(app: FastAPI, service: Service) -> None:
         except dashboard.DashboardError as exc:
             return JSONResponse({"error": str(exc)}, status_code=400)
         found = await run_in_threadpool(collect, service.store.engine, filters, service.matrix)
+        web = service.settings.web_url  # issue links: github.com, or the Enterprise host the bot talks to
         if kind == "json":
-            return JSONResponse(dashboard.json_data(found))
+            return JSONResponse(dashboard.json_data(found, web))
         if kind == "csv":
-            return PlainTextResponse(dashboard.csv_text(found), media_type="text/csv; charset=utf-8")
-        return HTMLResponse(dashboard.html(found, token=token))
+            return PlainTextResponse(dashboard.csv_text(found, web), media_type="text/csv; charset=utf-8")
+        return HTMLResponse(dashboard.html(found, web, token=token))
 
     @app.get("/dashboard")
     async def page(request: Request) -> Response:

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.diagnosis.matrix import default as default_matrix
-from bot.service.settings import Settings, SettingsError, from_env
+from bot.service.settings import PUBLIC_API, Settings, SettingsError, from_env, web_url_of
 from bot.service.store import Store
 from collector import templating
 
@@ -173,7 +173,8 @@ def report(args: argparse.Namespace) -> int:
     if args.repo and args.repo not in found.repos:
         raise SystemExit(f"python -m bot report: no triaged issues of {args.repo} in the database")
     try:
-        Path(args.html).write_text(dashboard.html(found, offline=True), encoding="utf-8")
+        web = web_url_of(os.environ.get("GITHUB_API_URL") or PUBLIC_API)  # the links' GitHub: the one the bot uses
+        Path(args.html).write_text(dashboard.html(found, web, offline=True), encoding="utf-8")
     except OSError as exc:
         raise SystemExit(f"python -m bot report: cannot write {args.html}: {exc.strerror}") from exc
     sys.stdout.write(templating.render("report.txt.j2", i=found, path=args.html))

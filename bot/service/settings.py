@@ -49,6 +49,19 @@ class Settings:
     def app_auth(self) -> bool:
         return self.app_id is not None
 
+    @property
+    def web_url(self) -> str:
+        return web_url_of(self.api_url)
+
+
+def web_url_of(api_url: str) -> str:
+    """Where people read the issues, from the API's base: github.com for api.github.com; a GitHub Enterprise Server's
+    host for its https://HOST/api/v3; https://SUB.ghe.com for GitHub Enterprise Cloud's https://api.SUB.ghe.com."""
+    url = api_url.rstrip("/")
+    if url.endswith("/api/v3"):
+        return url.removesuffix("/api/v3")
+    return url.replace("://api.", "://", 1)
+
 
 def from_env(env: Mapping[str, str], *, dry_run: bool = False, need_secret: bool = True) -> Settings:
     secrets = tuple(part.strip() for part in env.get("GITHUB_WEBHOOK_SECRET", "").split(",") if part.strip())

@@ -119,3 +119,36 @@ def test_report_writes_the_page_offline(database: str, tmp_path: Path) -> None:
     missing = subprocess.run([sys.executable, "-m", "bot", "report", "nobody/nothing", "--html", str(out)], cwd=ROOT,
                              env=env, capture_output=True, text=True, timeout=60)  # fmt: skip
     assert missing.returncode != 0 and "no triaged issues of nobody/nothing" in missing.stderr
+
+
+@pytest.mark.parametrize(
+    ("api_url", "web"),
+    [
+        ("https://api.github.com", "https://github.com"),
+        ("https://ghe.example.com/api/v3", "https://ghe.example.com"),  # GitHub Enterprise Server
+        ("https://api.octocorp.ghe.com", "https://octocorp.ghe.com"),  # GitHub Enterprise Cloud, data residency
+    ],
+)
+def test_issue_links_go_to_the_github_the_bot_talks_to(
+    database: str, fake_github: FakeGitHub, tmp_path: Path, matrix: Index, api_url: str, web: str
+) -> None:
+    settings = replace(settings_for(fake_github, tmp_path / "unused.db"), database_url=database, api_url=api_url,
+                       dashboard_token=TOKEN, embedded_worker=False)  # fmt: skip
+    app = create_app(Service(settings, Store(database), Queue(settings, None), matrix, Metrics()))
+    with TestClient(app) as ghe:
+        urls = [issue["url"] for group in get_json(ghe)["clusters"] for issue in group]
+        page = ghe.get("/dashboard", params={"token": TOKEN}).text
+        table = ghe.get("/dashboard.csv", params={"token": TOKEN}).text
+    assert urls and all(url.startswith(f"{web}/") and "/issues/" in url for url in urls), urls
+    assert f'href="{urls[0]}"' in page and urls[0] in table
+    if web != "https://github.com":
+        assert "https://github.com/" not in page + table
+
+
+def test_report_links_issues_to_the_configured_github(database: str, tmp_path: Path) -> None:
+    out = tmp_path / "report.html"
+    env = {**os.environ, "DATABASE_URL": database, "GITHUB_API_URL": "https://ghe.example.com/api/v3"}
+    done = subprocess.run([sys.executable, "-m", "bot", "report", "--html", str(out)], cwd=ROOT,
+                          env=env, capture_output=True, text=True, timeout=60)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert 'href="https://ghe.example.com/' in out.read_text() and "https://github.com/" not in out.read_text()

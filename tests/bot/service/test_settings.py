@@ -53,3 +53,16 @@ def test_repositories_are_compared_exactly_as_github_spells_them(full_name: str,
 def test_no_secret_no_server() -> None:
     with pytest.raises(SettingsError, match="GITHUB_WEBHOOK_SECRET"):
         from_env({"GITHUB_TOKEN": "t"})
+
+
+@pytest.mark.parametrize(
+    ("api_url", "web"),
+    [
+        (None, "https://github.com"),
+        ("https://ghe.example.com/api/v3/", "https://ghe.example.com"),  # GitHub Enterprise Server
+        ("https://api.octocorp.ghe.com", "https://octocorp.ghe.com"),  # GitHub Enterprise Cloud, data residency
+    ],
+)
+def test_the_web_url_is_the_api_s_github(api_url: str | None, web: str) -> None:
+    settings = from_env(BASE | ({"GITHUB_API_URL": api_url} if api_url else {}))
+    assert settings.web_url == web
