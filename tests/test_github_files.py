@@ -174,3 +174,17 @@ def test_the_readme_action_reference_exists() -> None:
             assert ref in tags, f"README's action reference @{ref} is a tag this repository does not have"
         else:
             assert ref in branches or not branches, f"README's action reference @{ref} is no branch here"
+
+
+def test_the_default_command_downloads_what_the_release_workflow_attaches() -> None:
+    """collector_command's default names the asset by name: the name `python -m collector.bundle` writes by default
+    and the release workflow uploads."""
+    from bot.diagnosis import config
+    from collector.bundle import DEFAULT_NAME
+
+    workflow = yaml.safe_load((ROOT / ".github/workflows/release.yml").read_text())
+    uploads = [step["run"] for job in workflow["jobs"].values() for step in job["steps"]
+               if "gh release upload" in step.get("run", "")]  # fmt: skip
+    assert config.ASSET == DEFAULT_NAME and uploads
+    assert all(f"/{config.ASSET} " in run for run in uploads), uploads
+    assert f"/releases/latest/download/{config.ASSET} " in config.release_command("acme/envtriage")
