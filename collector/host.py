@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ntpath
 import os
 from pathlib import Path
 
@@ -9,9 +10,14 @@ from pathlib import Path
 class Host:
     def __init__(self, root: str | os.PathLike[str] = "/") -> None:
         self.root = Path(root)
+        self.real = self.root == Path("/")
 
     def path(self, path: str) -> Path:
-        return self.root / path.lstrip("/")
+        drive, rest = ntpath.splitdrive(path) if path[1:2] == ":" else ("", path)
+        if drive and self.real:  # a Windows path ("C:\\Windows\\..."), on the machine itself
+            return Path(path)
+        # Under a test's root its drive is a folder: pathlib would otherwise join "C:\\..." as the real C: drive.
+        return self.root / drive[:1] / rest.lstrip("/\\")
 
     def read(self, path: str, limit: int = 1 << 20) -> str | None:
         """The text of a file, or None when it is absent or unreadable."""

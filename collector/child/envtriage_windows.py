@@ -34,6 +34,13 @@ def dll_family(path: str) -> tuple[str, str | None] | None:
 def loaded_modules() -> list[str] | None:
     """Every module's full path in this process, or None where the list cannot be had."""
     try:
+        return _modules()
+    except Exception:  # ctypes.ArgumentError and the like: the torch facts already sent must not be lost with it
+        return None
+
+
+def _modules() -> list[str] | None:
+    try:
         import ctypes
         from ctypes import wintypes
 

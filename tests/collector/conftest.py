@@ -35,11 +35,12 @@ def ok(argv: Iterable[str], stdout: str, returncode: int = 0) -> CommandResult:
 
 
 def host_tree(root: Path, files: Mapping[str, str]) -> Host:
+    host = Host(root)
     for path, text in files.items():
-        target = root / path.lstrip("/")
+        target = host.path(path)  # "C:\\Windows\\..." stays under root, on Windows too
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(text)
-    return Host(root)
+    return host
 
 
 def no_nvml() -> Any:
