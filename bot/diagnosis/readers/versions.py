@@ -16,7 +16,6 @@ OWNER = re.compile(
     re.I,
 )
 OWN_NAMES = {"torch", "pytorch"}
-CUDA_TAG = re.compile(r"cu\d{2,3}")
 
 
 def clean(word: str) -> str:
@@ -36,7 +35,7 @@ def build_of(tag: str | None) -> Literal["cuda", "rocm", "cpu"] | None:
         return "cpu"
     if tag.startswith("rocm"):
         return "rocm"
-    return "cuda" if CUDA_TAG.fullmatch(tag) else None
+    return "cuda" if tag.startswith("cu") and tag[2:].isdecimal() and len(tag) in (4, 5) else None  # cu92, cu124
 
 
 def owned_by_torch(before: str) -> bool:
