@@ -6,15 +6,18 @@ module, the registry and kernel32, sysctl) is answered from real outputs in test
 
 from __future__ import annotations
 
+import os
 import platform as stdlib_platform
 import re
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from collector import markdown, native
+from collector import gather, markdown, native
 from collector.collect import collect
+from collector.context import Options
 from collector.probes import all_probes, gpus, platform
 from collector.report.model import Fact, Meta, Missing, Report
 from collector.report.schema import CPU, DRIVER, GPUS, LIMITS, OS, RUNTIME, TOOLKIT, DriverInfo, Limits, OsInfo
@@ -189,3 +192,26 @@ def assert_answered(report: Report) -> None:
         if isinstance(result, Missing):
             assert result.status in ("missing", "skipped") and result.reason, (name, result)
             assert "Traceback" not in (result.detail or ""), name
+
+
+def test_the_collector_run_under_sys_platform_win32(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The real entry (gather.probe_report, real runner, real pynvml, this machine's files and interpreter), with
+    Windows' sys.platform and no process groups: pynvml looks for nvml.dll in System32 and NVSMI, the probes take
+    Windows' ways, children are ended without killpg; every fact answers or says why, and the report renders."""
+    for module in ("socket", "xml.etree.ElementTree", "collector.parsers.smi", "pynvml"):  # imported as on Linux
+        __import__(module)
+    monkeypatch.setattr(sys, "platform", "win32")
+    monkeypatch.delattr(os, "killpg", raising=False)
+    options = Options(python=sys.executable, smoke="quick", timeout=60.0)
+    env = {"PATH": os.environ.get("PATH", ""), "WINDIR": "C:\\Windows"}
+    report = gather.redacted(options, env, gather.probe_report(options, env))
+    monkeypatch.undo()
+
+    assert_answered(report)
+    assert report.get(OS).system == "Windows"  # type: ignore[union-attr]
+    driver = report.facts["driver"]
+    assert isinstance(driver, Missing) and driver.reason.startswith("nvmlInit failed: NVML Shared Library Not Found")
+    assert report.facts["kernel_modules"].status == "skipped"  # type: ignore[union-attr]
+    assert isinstance(report.facts["python"], Fact) and isinstance(report.facts["packages"], Fact)
+    text = markdown.render(report)
+    assert "### Environment" in text and "Traceback" not in text
