@@ -80,6 +80,7 @@ HANG_WORDS = Screened(r"\b(?:hangs?|hung|stuck|freez\w*|deadlock)")
 NEAR = 60
 MAX_WORDS = 1000  # of each kind, the first in the text: a 64 KB body holds 13,000 words
 WSL_1 = re.compile(r"WSL\s*1", re.I)
+INSTALL_COMMAND = re.compile(r"\b(?:pip3?|conda|mamba|micromamba|uv(?: pip)?) install\b", re.I)
 # A line of a listing: collect_env's package lines, an nvidia-smi table, `pip freeze` (name==1.2) and `conda list`
 # (name, then two or more spaces).
 LISTING_LINE = re.compile(r"[ \t]*(?:\[(?:pip\d?|conda)\]|[|+]|[\w.-]+(?:==|[ \t]{2,}\S))")
@@ -185,6 +186,8 @@ def _environment(partial: Partial, text: Text) -> None:
 def _companions(partial: Partial, text: Text) -> None:
     packages: dict[str, tuple[int, Package]] = {}
     for match in text.all(COMPANION):
+        if INSTALL_COMMAND.search(text.section.lines[text.line_of(match.start())]):
+            continue  # "pip install torchvision==0.19.1" says what to install (a fix tried), not what is installed
         name = match.group(1).lower().replace("_", "-")
         packages.setdefault(name, (text.line_of(match.start()), Package(name=name, version=match.group(2))))
     if packages:

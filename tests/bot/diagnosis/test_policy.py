@@ -137,3 +137,14 @@ def test_a_variable_listed_in_a_healthy_report_is_no_finding() -> None:
     listed = report["facts"]["env"]["value"]
     listed.update({"NCCL_P2P_DISABLE": "1", "CUDA_VISIBLE_DEVICES": "0", "LD_LIBRARY_PATH": "/usr/local/cuda/lib64"})
     assert plan(json.dumps(report)).findings == []
+
+
+def test_an_install_command_is_not_what_is_installed() -> None:
+    # The workaround a reporter quotes names other versions than the environment has (a real pattern: an issue
+    # ending "downgrading works: pip install ... torch==2.4.1 torchvision==0.19.1 torchaudio==2.4.1").
+    body = (
+        "- PyTorch: 2.8.0+cu128\n\nDowngrading works:\n"
+        " pip install --index-url https://download.pytorch.org/whl/cu121 torch==2.4.1 torchvision==0.19.1 "
+        "torchaudio==2.4.1"
+    )
+    assert not {f.id for f in plan(body).findings} & {"torchvision_mismatch", "torchaudio_mismatch"}  # the facts' rules
