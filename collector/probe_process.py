@@ -100,6 +100,7 @@ class ProbeProcess:
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             env={**os.environ, "PYTHONPATH": path},
+            bufsize=0,  # a raw pipe: read() returns each probe's line as it comes, not when 64 KiB have
         )
         settings = {"options": dataclasses.asdict(options), "env": env, "seconds": deadline.remaining()}
         assert proc.stdin is not None and proc.stdout is not None

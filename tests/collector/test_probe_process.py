@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import faulthandler
+import json
 import os
 import signal
 import stat
@@ -19,7 +20,7 @@ from collector.context import Context, Options
 from collector.probe_process import GRACE_SECONDS, ProbeProcess
 from collector.report.model import Fact, Meta, Missing
 from collector.report.schema import CPU, ENV, KEYS, LIMITS, CpuInfo, Limits
-from collector.run import Deadline
+from collector.run import Deadline, kill_group_of
 
 NO_TORCH = "/nonexistent/python"  # the torch child cannot start: these tests are about the probes
 
@@ -156,3 +157,25 @@ def test_a_started_probe_process_that_dies_is_reported_by_its_status(
     lost = report.result(CPU)
     assert isinstance(lost, Missing) and lost.status == "error"
     assert lost.reason == "its probe was lost: the probe process ended with status 3"
+
+
+def test_a_started_probe_process_s_lines_arrive_as_they_are_sent(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Without fork the pipe is read raw: a buffered read(64 KiB) would hold every fact until the process ended,
+    and a probe process killed at the deadline would take all of them with it."""
+    shadow = tmp_path / "shadow" / "torch"  # an `import torch` that hangs: the probe process waits for it
+    shadow.mkdir(parents=True)
+    (shadow / "__init__.py").write_text("import time\ntime.sleep(600)\n")
+    monkeypatch.delattr(os, "fork", raising=False)
+    env = {"PATH": os.environ.get("PATH", ""), "PYTHONPATH": str(shadow.parent)}
+    probing = ProbeProcess.start(options(sys.executable, timeout=20.0), env, Deadline(20))
+    start = time.monotonic()
+    first = probing.pipe.read(65536)
+    assert first.startswith(b'{"probes"') and time.monotonic() - start < 10.0
+    assert probing.proc.poll() is None, "read while the probe process still waits for torch"
+    probing.proc.kill()
+    probing.proc.wait()
+    probing.pipe.close()
+    for pid in json.loads(first.split(b"\n", 1)[0])["children"]:  # the hanging torch child, in its own group
+        kill_group_of(pid)
