@@ -11,7 +11,7 @@ from __future__ import annotations
 import importlib
 import logging
 import pkgutil
-from typing import Callable, Iterable  # subscripted at import, also on 3.8 (collector/bundle.py)
+from typing import Callable, Iterable, List  # subscripted at import, also on 3.8 (collector/bundle.py)
 
 from bot.diagnosis import policy
 from bot.diagnosis.findings import Finding
@@ -24,7 +24,7 @@ __all__ = ["all_rules", "diagnose", "finding", "refutes", "rule"]
 log = logging.getLogger(__name__)
 RuleFunc = Callable[[View], Iterable[Finding]]
 Refuter = Callable[[View], bool]
-Fallback = Callable[[list[Finding]], "Finding | None"]
+Fallback = Callable[[List[Finding]], "Finding | None"]
 _RULES: dict[str, RuleFunc] = {}
 _REFUTERS: dict[str, Refuter] = {}
 
