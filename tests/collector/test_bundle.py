@@ -22,6 +22,8 @@ ROOT = Path(__file__).resolve().parents[2]
 # for gethostname, where there is no os.uname (Windows), to know the host name to redact.
 NETWORK = ("ssl", "http", "urllib.request", "ftplib", "smtplib", "requests", "httpx", "urllib3", "aiohttp")
 SOCKET_CALLS = {"gethostname"}
+BUILTIN_TYPES = {"str", "int", "float", "bool", "bytes", "list", "dict", "tuple", "set", "frozenset", "type"}
+GENERIC_BUILTINS = {"list", "dict", "tuple", "set", "frozenset", "type"}
 COMPILED = (".so", ".pyd", ".dll", ".dylib", ".c", ".pyi")
 # Run with an audit hook that reports every socket the collector's processes create, to its stderr.
 WATCHED = """\
@@ -108,6 +110,59 @@ def test_the_archive_has_no_compiled_module_and_imports_nothing_that_opens_a_con
             assert not [m for m in imported if any(m == n or m.startswith(n + ".") for n in NETWORK)], name
             if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "socket":
                 assert node.attr in SOCKET_CALLS, f"{name}: socket.{node.attr}"
+
+
+def newer_typing_at_run_time(source: bytes) -> list[str]:
+    """Lines that build a type Python 3.8 cannot build, outside annotations (which `from __future__ import
+    annotations` leaves unevaluated): `X | Y` between classes, list[...] and other builtins subscripted, and
+    collections.abc classes subscripted. A heuristic for CI, which has no Python 3.8 to import the archive with."""
+    tree = ast.parse(source)
+    from_abc = [
+        node for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module == "collections.abc"
+    ]
+    generic = GENERIC_BUILTINS | {alias.asname or alias.name for node in from_abc for alias in node.names}
+    in_annotations: set[int] = set()
+    for node in ast.walk(tree):
+        annotations = [getattr(node, "annotation", None), getattr(node, "returns", None)]
+        in_annotations.update(id(part) for a in annotations if isinstance(a, ast.AST) for part in ast.walk(a))
+
+    def a_type(node: ast.AST) -> bool:
+        if isinstance(node, ast.Constant):
+            return node.value is None
+        if isinstance(node, ast.Name):  # a class: CamelCase or a builtin type; not an ALL_CAPS constant
+            return node.id in BUILTIN_TYPES or (node.id[:1].isupper() and not node.id.isupper())
+        return isinstance(node, ast.Subscript) or (isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr))
+
+    found = []
+    for node in ast.walk(tree):
+        if id(node) in in_annotations:
+            continue
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr) and a_type(node.left) and a_type(node.right):
+            found.append(f"line {node.lineno}: X | Y")
+        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id in generic:
+            found.append(f"line {node.lineno}: {node.value.id}[...]")
+    return found
+
+
+def test_no_module_of_ours_builds_a_type_python_3_8_cannot(built: tuple[Path, str]) -> None:
+    archive = zipfile.ZipFile(built[0])
+    ours = [name for name in archive.namelist() if name.startswith(("collector/", "bot/")) and name.endswith(".py")]
+    assert {name: newer_typing_at_run_time(archive.read(name)) for name in ours} == {name: [] for name in ours}
+
+
+def test_the_heuristic_finds_what_3_8_cannot_run() -> None:
+    source = b"""\
+from __future__ import annotations
+from collections.abc import Callable
+Result = Fact | Missing
+Alias = Callable[[list[int]], None]
+def f(x: int | None) -> list[str]:
+    y: dict[str, int] = {}
+    return isinstance(x, int | str) or FLAGS | OTHER
+"""
+    assert newer_typing_at_run_time(source) == [
+        "line 3: X | Y", "line 4: Callable[...]", "line 4: list[...]", "line 7: X | Y"
+    ]  # fmt: skip
 
 
 def test_the_same_sources_make_the_same_bytes(built: tuple[Path, str], tmp_path: Path) -> None:
