@@ -22,6 +22,10 @@ def ccs(v: View) -> list[str]:
     return [g.cc for g in v.gpus if g.cc]
 
 
+# Reports that list the GPUs when there are any (a package list does not).
+SHOWS_GPUS = frozenset({"envtriage report", "collect_env", "nvidia-smi"})
+
+
 @rule
 def cpu_only_wheel(v: View) -> Iterator[Finding]:
     quoted = v.quoted("cpu_only_wheel")
@@ -29,8 +33,10 @@ def cpu_only_wheel(v: View) -> Iterator[Finding]:
     has_gpu = bool(gpus) or bool(v.driver and v.driver.version)
     if not (v.cpu_build or (quoted and not v.torch_cuda)):
         return
+    if v.cpu_build and not (has_gpu or quoted) and set(v.case.formats) & SHOWS_GPUS:
+        return  # a report that shows no NVIDIA GPU: a CPU-only torch is what such a host runs (AMD, Intel, none)
     # Two facts that agree (a CPU-only torch and a GPU, or a decisive text) make an error; the +cpu build alone, in
-    # an issue about a GPU, is the likely cause but not a proven one (policy rule 2).
+    # an issue about a GPU, is the likely cause but not a proven one (policy rule 2): a warning with no label.
     decisive = (v.cpu_build and (has_gpu or quoted)) or any(s.strength == "decisive" for s, _ in quoted)
     driver = v.driver.version if v.driver and not v.windows else None
     wheel = advice.choose(v.matrix, ccs(v), driver, not_before=target_series(v))
@@ -38,7 +44,7 @@ def cpu_only_wheel(v: View) -> Iterator[Finding]:
     evidence = evidence if v.evidence(TORCH) else [*evidence, *v.evidence(PACKAGES)]
     yield finding(
         "cpu_only_wheel", "cpu_only_wheel", "error" if decisive else "warning", evidence,
-        confidence=1.0 if v.cpu_build and decisive else 0.8 if decisive else 0.6,
+        confidence=1.0 if v.cpu_build and decisive else 0.8 if decisive else 0.45,
         version=v.torch.version if v.torch else None, gpus=", ".join(dict.fromkeys(gpus)), windows=v.windows,
         uninstall=advice.uninstall_command(), command=advice.install_command(wheel) if wheel else None,
     )  # fmt: skip

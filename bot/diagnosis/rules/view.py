@@ -12,6 +12,7 @@ from bot.diagnosis.matrix import Index
 from bot.diagnosis.matrix.model import ErrorSignature, TorchRelease, is_version
 from bot.diagnosis.readers import Case
 from bot.diagnosis.readers.base import Quote
+from bot.diagnosis.readers.versions import build_of, tag_of
 from collector.child.packages_child import normalise
 from collector.report.model import Fact, Missing
 from collector.report.schema import (
@@ -114,9 +115,8 @@ class View:
         listed = self.packages.get("torch")
         if listed is None or not listed.version:
             return None
-        tag = listed.version.split("+", 1)[1] if "+" in listed.version else None
-        build = "cpu" if tag == "cpu" else "rocm" if (tag or "").startswith("rocm") else "cuda" if tag else None
-        return TorchInfo(version=listed.version, tag=tag, build=build)  # type: ignore[arg-type]
+        tag = tag_of(listed.version)
+        return TorchInfo(version=listed.version, tag=tag, build=build_of(tag))
 
     @functools.cached_property
     def torch_cuda(self) -> str | None:

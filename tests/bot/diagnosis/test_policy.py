@@ -110,7 +110,7 @@ def test_unknown_is_no_finding_but_the_ask() -> None:
 
 
 def test_a_cpu_only_torch_alone_is_the_likely_cause_and_with_a_gpu_an_error() -> None:
-    # One fact: a warning (and its label, as a fact ranks above a suggestive text); two that agree: an error.
+    # One fact: a likely cause (a warning, no label); two that agree: an error.
     assert first(plan("GPU is not used\n[pip3] torch==2.1.0+cpu")) == ("cpu_only_wheel", "warning")
     assert first(plan("My RTX 3060 is not used.\ntorch==2.1.0+cpu")) == ("cpu_only_wheel", "error")
 
