@@ -7,6 +7,7 @@ import re
 
 from bot.diagnosis.matrix import Index
 from bot.diagnosis.readers.base import Partial, Section
+from bot.diagnosis.readers.versions import clean
 from collector.child.packages_child import PREFIXES, WATCHED, normalise
 from collector.report.schema import PACKAGES, DuplicateDistribution, Package, Packages
 
@@ -68,7 +69,7 @@ def _package(line: str) -> Package | None:
     if match := FREEZE.match(line):
         return Package(name=match.group(1), version=match.group(2), installer="pip")
     if match := FREEZE_URL.match(line):
-        in_url = URL_VERSION.search(match.group(2))
+        in_url = URL_VERSION.search(clean(match.group(2)))  # "torch-2.5.1%2Bcu124-cp311-...whl"
         return Package(name=match.group(1), version=in_url.group(1) if in_url else "unknown", installer="pip")
     if match := COLUMNS.match(line):
         name, version, build, channel = match.groups()

@@ -148,3 +148,8 @@ def test_an_install_command_is_not_what_is_installed() -> None:
         "torchaudio==2.4.1"
     )
     assert not {f.id for f in plan(body).findings} & {"torchvision_mismatch", "torchaudio_mismatch"}  # the facts' rules
+
+
+def test_a_wheel_url_in_pip_freeze_is_read_with_its_tag() -> None:
+    body = "My RTX 4090 is not used\ntorch @ file:///tmp/wheels/torch-2.5.1%2Bcpu-cp311-cp311-linux_x86_64.whl"
+    assert first(plan(body)) == ("cpu_only_wheel", "error")
