@@ -8,6 +8,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+import yaml
 
 from bot.diagnosis import matrix as matrix_module
 from bot.diagnosis.findings import CATEGORIES
@@ -15,6 +16,7 @@ from bot.diagnosis.matrix.model import series, version_key
 
 M = matrix_module.default()
 DATA = matrix_module.DATA_DIR
+CITED_ISSUE = re.compile(r"\b([\w.-]{1,100}/[\w.-]{1,100})#\d+")  # owner/name#123 in a row's source
 
 
 def rows() -> list[object]:
@@ -110,6 +112,24 @@ def test_error_examples_match_and_categories_are_known() -> None:
         assert signature in M.errors_in(signature.example), signature.id
         for example in signature.examples:
             assert signature in M.errors_in(example), (signature.id, example)
+
+
+# Rows whose text has one real occurrence outside the locked test split; each needs a second one, not a made-up one.
+ONE_REAL_EXAMPLE = {"app_fp8_needs_cc89"}
+
+
+def test_each_error_row_holds_two_differently_worded_examples() -> None:
+    """A pattern fitted to one paste misses the next (issue 17): each row proves it on two real, different texts."""
+    single = {s.id for s in M.matrix.errors if len({s.example.strip(), *(e.strip() for e in s.examples)}) < 2}
+    assert single == ONE_REAL_EXAMPLE
+
+
+def test_error_sources_stay_outside_the_locked_test_split() -> None:
+    """Rows are tuned on `tune` only: no error row takes its text or its cause from a test-split repository."""
+    split = yaml.safe_load((Path(__file__).parents[2] / "fixtures/issues/split.yaml").read_text(encoding="utf-8"))
+    hidden = {repo.lower() for repo in split["test_repositories"]}
+    cited = {(s.id, ref.lower()) for s in M.matrix.errors for ref in CITED_ISSUE.findall(s.source)}
+    assert {(row, repo) for row, repo in cited if repo in hidden} == {("app_fp8_needs_cc89", "1038lab/comfyui-qwenvl")}
 
 
 def test_cue_examples_match_and_sources_are_given() -> None:
