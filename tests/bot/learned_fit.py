@@ -15,6 +15,7 @@ weights do not (tests/bot/diagnosis/test_learned.py holds the committed weights 
 from __future__ import annotations
 
 import argparse
+import functools
 import hashlib
 import json
 import math
@@ -24,7 +25,6 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from bot.diagnosis import policy
 from bot.diagnosis.learned import FORMAT, MODEL_PATH, NOT_A_GUESS, Model, decided, fallback_finding
 from bot.diagnosis.learned.words import features
 from bot.diagnosis.matrix import default as default_matrix
@@ -246,9 +246,9 @@ def held_out_tune() -> list[Result]:
     results = []
     for issue in issues:
         title, body = clean(issue.title), clean(issue.body)
-        findings = diagnose(read_cleaned(matrix, body, title), matrix)
-        guess = fallback_finding(title, body, findings, matrix, using=models[fold(issue)])
-        results.append(Result(issue, policy.decide([*findings, guess]) if guess else findings))
+        model = models[fold(issue)]
+        guess = functools.partial(fallback_finding, title, body, matrix=matrix, using=model)
+        results.append(Result(issue, diagnose(read_cleaned(matrix, body, title), matrix, guess)))
     return results
 
 
