@@ -104,9 +104,13 @@ class ProbeProcess:
         )
         settings = {"options": dataclasses.asdict(options), "env": env, "seconds": deadline.remaining()}
         assert proc.stdin is not None and proc.stdout is not None
-        with contextlib.suppress(OSError):  # a process that died at once: its status says why
+        try:
             proc.stdin.write(json.dumps(settings).encode())
-            proc.stdin.close()
+        except OSError:  # a process that died at once: its status says why
+            pass
+        finally:
+            with contextlib.suppress(OSError):
+                proc.stdin.close()
         return cls(proc, proc.stdout, deadline)
 
     def report(self, meta: Meta) -> Report:
