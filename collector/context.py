@@ -59,10 +59,18 @@ def load_pynvml() -> Any:
     try:
         pynvml.nvmlInit()
     except pynvml.NVMLError as exc:
-        raise NvmlUnavailable(f"nvmlInit failed: {exc}") from exc
+        raise NvmlUnavailable(f"nvmlInit failed: {exc}{_where_nvml_was_looked_for(exc, pynvml)}") from exc
     except OSError as exc:
         raise NvmlUnavailable(f"nvmlInit failed: {exc}") from exc
     return pynvml
+
+
+def _where_nvml_was_looked_for(exc: Exception, pynvml: Any) -> str:
+    # pynvml loads nvml.dll from two fixed places on Windows (it comes with the driver, not with CUDA or torch).
+    platform = sys.platform  # a value, not mypy's platform check: the tests run this as Windows on Linux
+    if platform != "win32" or getattr(exc, "value", None) != getattr(pynvml, "NVML_ERROR_LIBRARY_NOT_FOUND", 0):
+        return ""
+    return " (nvml.dll, part of the NVIDIA driver, is in neither %WINDIR%\\System32 nor NVIDIA Corporation\\NVSMI)"
 
 
 class Cached:

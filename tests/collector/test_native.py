@@ -211,6 +211,7 @@ def test_the_collector_run_under_sys_platform_win32(monkeypatch: pytest.MonkeyPa
     assert report.get(OS).system == "Windows"  # type: ignore[union-attr]
     driver = report.facts["driver"]
     assert isinstance(driver, Missing) and driver.reason.startswith("nvmlInit failed: NVML Shared Library Not Found")
+    assert "(nvml.dll, part of the NVIDIA driver, is in neither %WINDIR%\\System32 nor" in driver.reason
     assert report.facts["kernel_modules"].status == "skipped"  # type: ignore[union-attr]
     assert isinstance(report.facts["python"], Fact) and isinstance(report.facts["packages"], Fact)
     text = markdown.render(report)
