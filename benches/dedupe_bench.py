@@ -13,6 +13,8 @@ measured separately, on the real issues, because it is the same per issue whatev
 from __future__ import annotations
 
 import argparse
+import hashlib
+import json
 import random
 import resource
 import statistics
@@ -30,16 +32,16 @@ import sqlalchemy as sa  # noqa: E402
 
 from bot.diagnosis.matrix import default as default_matrix  # noqa: E402
 from bot.insights.dedupe import DuplicateIndex, Features  # noqa: E402
-from tests.bot.dedupe_eval import features_of, load_issues  # noqa: E402
+from bot.insights.dedupe import index as ix  # noqa: E402
+from bot.insights.dedupe.pair import norm  # noqa: E402
+from bot.service.tables import dup_df, dup_issues, dup_postings  # noqa: E402
+from collector.report import codec  # noqa: E402
+from tests.bot.dedupe_eval import features_of, load_background, load_issues  # noqa: E402
 
 ARCHS = [["sm_86"], ["sm_89"], ["sm_80"], ["sm_90"], ["sm_120"], ["sm_75"], ["sm_61"], [], []]
 TORCH = [None, None, "2.1+cu121", "2.4+cu124", "2.5+cu124", "2.6+cu126", "2.7+cu128", "2.8+cu128", "2.3+cpu"]
 DRIVERS = [None, "535", "550", "560", "570", "575", "580"]
-
-
-def real_features() -> list[Features]:
-    matrix = default_matrix()
-    return [features_of(issue, matrix) for issue in load_issues()]
+BENCH = "bench/repo"
 
 
 def generator(bases: list[Features], seed: int):  # type: ignore[no-untyped-def]
@@ -56,7 +58,8 @@ def generator(bases: list[Features], seed: int):  # type: ignore[no-untyped-def]
         title = rng.sample(words[:3000], k=rng.randint(3, 8))
         terms = dict((drawn + Counter({t: 3 for t in title})).most_common(100))
         torch = rng.choice(TORCH)
-        return replace(base, errors=errors, terms=terms, title_terms=sorted(title), archs=rng.choice(ARCHS),
+        return replace(base, errors=errors, terms=terms, title_terms=sorted(title), title=" ".join(title),
+                       archs=rng.choice(ARCHS),
                        torch=torch, cuda=None if not torch or "cpu" in torch else f"12.{rng.randint(1, 8)}",
                        driver=rng.choice(DRIVERS))  # fmt: skip
 
@@ -68,14 +71,82 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
+def bulk(index: DuplicateIndex, make, count: int) -> None:  # type: ignore[no-untyped-def]
+    """The rows `record` writes for `count` issues, in one transaction (a busy box records ~10-270 issues/s, so
+    100,000 one by one take hours). Frequencies are the final ones: postings and norms as after `refresh`."""
+    issues = [make(n) for n in range(1, count + 1)]
+    df: Counter[str] = Counter()
+    for f in issues:
+        df.update({*ix.keys_of(f), *(ix.term_key(t) for t in f.terms)})
+    df[ix.ISSUES_KEY] = count
+    rows, postings = [], []
+    for n, f in enumerate(issues, start=1):
+        rarest = sorted(f.terms, key=lambda t: (df[ix.term_key(t)], t))[: ix.POSTED_TERMS]
+        rows.append({"id": n, "repo": BENCH, "number": n, "title": f.title, "state": "open" if n % 3 else "closed",
+                     "norm": norm(f.terms, lambda t: ix.idf(df[ix.term_key(t)], count)),
+                     "features": json.dumps(codec.encode(f), separators=(",", ":"))})  # fmt: skip
+        postings += [{"repo": BENCH, "key": k, "issue_id": n} for k in ix.keys_of(f) | {ix.term_key(t) for t in rarest}]
+    with index.engine.begin() as conn:
+        conn.execute(dup_issues.insert(), rows)
+        conn.execute(dup_postings.insert(), postings)
+        conn.execute(dup_df.insert(), [{"repo": BENCH, "key": k, "df": v} for k, v in df.items()])
+        if index.engine.dialect.name == "sqlite":
+            conn.exec_driver_sql(FTS5_TABLE)
+            conn.exec_driver_sql("INSERT INTO bench_fts(rowid, keys) VALUES (?, ?)",
+                                 [(n, " ".join(tokens(f))) for n, f in enumerate(issues, start=1)])  # fmt: skip
+
+
+# SQLite FTS5 over the same keys: words as they are, the other keys (errors, frames, ...) as one token each.
+FTS5_TABLE = "CREATE VIRTUAL TABLE bench_fts USING fts5(keys, content='', tokenize=\"unicode61 tokenchars '_'\")"
+
+
+def token(key: str) -> str:
+    return key[2:] if key.startswith("t:") else key[0] + hashlib.blake2b(key.encode(), digest_size=8).hexdigest()
+
+
+def tokens(f: Features) -> list[str]:
+    words = [t for t, count in f.terms.items() for _ in range(min(count, 5))]  # BM25's term frequency
+    return words + [token(k) for k in ix.keys_of(f) if not k.startswith("t:")]
+
+
+def retrieve(index: DuplicateIndex, f: Features, fts: bool) -> list[int]:
+    """Retrieval alone, the same rare keys chosen from the same frequencies: our postings or FTS5's BM25."""
+    with index.engine.connect() as conn:
+        keys = ix.keys_of(f) | {ix.term_key(t) for t in f.terms}
+        df = DuplicateIndex._df(conn, BENCH, keys)
+        chosen = ix._rarest(keys, df, df.get(ix.ISSUES_KEY, 0))
+        if not fts:
+            return ix._retrieve(conn, BENCH, {k: ix.idf(df[k], df[ix.ISSUES_KEY]) for k in chosen})
+        if not chosen:
+            return []
+        match = " OR ".join(f'"{token(k)}"' for k in chosen)
+        query = "SELECT rowid FROM bench_fts WHERE bench_fts MATCH ? ORDER BY rank LIMIT ?"
+        return [row[0] for row in conn.exec_driver_sql(query, (match, ix.CANDIDATES))]
+
+
+def timed(queries: list[Features], run) -> list[float]:  # type: ignore[no-untyped-def]
+    latencies = []
+    for features in queries:
+        start = time.perf_counter()
+        run(features)
+        latencies.append((time.perf_counter() - start) * 1000)
+    return latencies
+
+
+def report(name: str, latencies: list[float]) -> None:
+    p50, p99 = statistics.median(latencies), percentile(latencies, 0.99)
+    print(f"{name}: p50 {p50:.1f} ms, p99 {p99:.1f} ms, max {max(latencies):.1f} ms")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--issues", type=int, default=100_000)
     parser.add_argument("--queries", type=int, default=1000)
     parser.add_argument("--db", default=None, help="default: a SQLite file in a temporary directory")
+    parser.add_argument("--bulk", action="store_true", help="write the index in one transaction (see bulk())")
     args = parser.parse_args()
     matrix = default_matrix()
-    issues = load_issues()
+    issues = list(load_issues().values()) + load_background()
     start = time.perf_counter()
     bases = [features_of(issue, matrix) for issue in issues]
     read_ms = (time.perf_counter() - start) * 1000 / len(issues)
@@ -87,30 +158,33 @@ def main() -> int:
     index.create()
     make = generator(bases, seed=1)
     start = time.perf_counter()
-    for number in range(1, args.issues + 1):
-        index.record("bench/repo", number, f"issue {number}", "open" if number % 3 else "closed", make(number))
-        if number % 10_000 == 0:
-            rate = number / (time.perf_counter() - start)
-            print(f"  {number:,} indexed, {rate:,.0f} issues/s", flush=True)
+    if args.bulk:
+        bulk(index, make, args.issues)
+    else:
+        for number in range(1, args.issues + 1):
+            f = make(number)
+            index.record(BENCH, number, f.title, "open" if number % 3 else "closed", f)
+            if number % 10_000 == 0:
+                rate = number / (time.perf_counter() - start)
+                print(f"  {number:,} indexed, {rate:,.0f} issues/s", flush=True)
+        index.refresh(BENCH)
     build = time.perf_counter() - start
-    refresh_start = time.perf_counter()
-    index.refresh("bench/repo")
-    refresh = time.perf_counter() - refresh_start
+    print(f"index build{' (bulk)' if args.bulk else ''}: {args.issues:,} issues in {build:.0f} s "
+          f"({args.issues / build:,.0f} issues/s)", flush=True)  # fmt: skip
 
     queries = generator(bases, seed=2)
-    latencies, suggested = [], 0
-    for n in range(args.queries):
-        features = queries(args.issues + n)
-        start = time.perf_counter()
-        suggested += len(index.similar("bench/repo", features))
-        latencies.append((time.perf_counter() - start) * 1000)
+    asked = [queries(args.issues + n) for n in range(args.queries)]
+    found = [0]
+    report(f"query (retrieve + score) over {args.issues:,} issues, {args.queries} queries",
+           timed(asked, lambda f: found.__setitem__(0, found[0] + len(index.similar(BENCH, f)))))  # fmt: skip
+    print(f"  {found[0]} suggestions")
+    report("  retrieval alone, our postings", timed(asked, lambda f: retrieve(index, f, fts=False)))
+    if args.bulk and index.engine.dialect.name == "sqlite":
+        report("  retrieval alone, SQLite FTS5 BM25", timed(asked, lambda f: retrieve(index, f, fts=True)))
+        shared = [len(set(retrieve(index, f, False)) & set(retrieve(index, f, True))) for f in asked[:100]]
+        print(f"  candidates in common (of {ix.CANDIDATES}): {statistics.mean(shared):.1f} on average")
     size = sum(p.stat().st_size for p in Path(folder).glob("bench.db*")) if args.db is None else 0
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"index build: {args.issues:,} issues in {build:.0f} s ({args.issues / build:,.0f} issues/s); "
-          f"refresh {refresh:.1f} s")  # fmt: skip
-    p50, p99 = statistics.median(latencies), percentile(latencies, 0.99)
-    print(f"query over {args.issues:,} issues ({args.queries} queries): p50 {p50:.1f} ms, p99 {p99:.1f} ms, "
-          f"max {max(latencies):.1f} ms; {suggested} suggestions")  # fmt: skip
     print(f"memory: peak RSS {peak:.0f} MiB" + (f"; database {size / 2**20:.0f} MiB on disk" if size else ""))
     return 0
 

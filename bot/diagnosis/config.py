@@ -56,6 +56,9 @@ class RepoConfig:
     duplicate_label: str = "possible-duplicate"
     exempt_labels: list[str] = field(default_factory=list)  # issues carrying one of these are left alone
     max_duplicates: int = 3
+    # Probability from which an earlier issue is suggested (None: the threshold fitted with the model,
+    # bot/insights/dedupe/weights.json); higher means fewer, surer suggestions.
+    duplicate_threshold: float | None = None
     # What reporters are told to run; the comment offers FALLBACK_COMMAND where it cannot run.
     collector_command: str = field(default_factory=default_command)
 
@@ -87,6 +90,8 @@ def parse(text: str) -> RepoConfig:
             raise ConfigError(f"{key}: invalid label name {name!r}: {problem}")
     if not 0 <= config.max_duplicates <= 10:
         raise ConfigError("max_duplicates must be between 0 and 10")
+    if config.duplicate_threshold is not None and not 0 < config.duplicate_threshold < 1:
+        raise ConfigError("duplicate_threshold must be between 0 and 1 (exclusive)")
     if problem := command_problem(config.collector_command):
         raise ConfigError(f"collector_command: {problem}")
     return config

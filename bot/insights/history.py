@@ -53,6 +53,13 @@ class History:
             else:
                 conn.execute(triaged.update().where(*key).values(**values))
 
+    def suggested(self, repo: str, number: int) -> list[int]:
+        """The duplicates the last triage of the issue suggested."""
+        query = sa.select(triaged.c.duplicates).where(triaged.c.repo == repo, triaged.c.number == number)
+        with self.engine.connect() as conn:
+            raw = conn.scalar(query)
+        return [int(n) for n in json.loads(raw)] if raw else []
+
     def set_state(self, repo: str, number: int, state: str) -> None:
         with self.engine.begin() as conn:
             conn.execute(triaged.update().where(triaged.c.repo == repo, triaged.c.number == number).values(state=state))

@@ -97,6 +97,15 @@ dup_df = sa.Table(
     sa.Column("key", Chars(250), primary_key=True),
     sa.Column("df", sa.Integer, nullable=False),
 )  # fmt: skip
+# Pairs a reporter or maintainer said are not duplicates (the duplicate label removed, `not-duplicate` added):
+# never suggested again, either way round (low < high).
+dup_rejections = sa.Table(
+    "dup_rejections", metadata,
+    sa.Column("repo", Chars(200), primary_key=True),
+    sa.Column("low", sa.Integer, primary_key=True),
+    sa.Column("high", sa.Integer, primary_key=True),
+    sa.Index("dup_rejections_high", "repo", "high"),
+)  # fmt: skip
 
 # Where `python -m bot backfill` got to in each repository (bot/insights/backfill.py).
 backfills = sa.Table(

@@ -21,6 +21,10 @@ from bot.service.store import Delivery
 # Issue events the bot acts on; the others (labeled, assigned, ...) never change a diagnosis.
 TRIAGE_ACTIONS = {"opened", "edited", "reopened"}
 INDEX_ACTIONS = {"closed", "deleted", "transferred"}
+# A maintainer saying "not a duplicate": the duplicate label taken off (its name is the repository's setting, read
+# by the worker), or this label put on. The suggested pairs are remembered as rejected.
+LABEL_ACTIONS = {"labeled", "unlabeled"}
+NOT_DUPLICATE_LABEL = "not-duplicate"
 COMMENT_ACTIONS = {"created", "edited"}
 # Bounds of the routing fields, checked before anything is stored. Issue numbers are GraphQL `Int` on GitHub
 # (32-bit signed) and INTEGER columns here (PostgreSQL's int4); installation ids are 64-bit database ids (BIGINT).
@@ -129,6 +133,8 @@ def decide(event: str, delivery_id: str, payload: dict[str, Any], bot_login: str
     if repo is None or number is None:
         return Decision("ignore", "no repository or issue number in the payload")
     scope.check(repo, _object(payload, "installation").get("id"))
+    if event == "issues" and action in LABEL_ACTIONS:
+        return _label_decision(event, delivery_id, payload, action, number)
     if event == "issues" and action not in TRIAGE_ACTIONS | INDEX_ACTIONS:
         return Decision("ignore", f"issues.{action} changes no diagnosis")
     if event == "issue_comment" and action not in COMMENT_ACTIONS:
@@ -136,6 +142,14 @@ def decide(event: str, delivery_id: str, payload: dict[str, Any], bot_login: str
     if action == "edited" and _same_text(event, payload):
         return Decision("ignore", "the edit changed neither the report nor the error text")
     return Decision("queue", f"{event}.{action}", _delivery(event, delivery_id, payload, number))
+
+
+def _label_decision(event: str, delivery_id: str, payload: dict[str, Any], action: str, number: Any) -> Decision:
+    """Queue the label changes that can reject a duplicate suggestion; ignore the rest."""
+    name = _object(payload, "label").get("name")
+    if action == "unlabeled" or name == NOT_DUPLICATE_LABEL:
+        return Decision("queue", f"{event}.{action}", _delivery(event, delivery_id, payload, number))
+    return Decision("ignore", "issues.labeled with another label changes no diagnosis")
 
 
 def _routing(payload: dict[str, Any]) -> str | None:

@@ -9,6 +9,7 @@ an issue whose title, body and comments are those of its last triage costs its G
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import logging
 import threading
@@ -24,14 +25,14 @@ from bot.diagnosis.plan import conclude, plan_for, read_cleaned
 from bot.diagnosis.readers import Case
 from bot.diagnosis.rules import diagnose
 from bot.insights.dedupe import DuplicateIndex, Features, duplicates, extract
-from bot.insights.dedupe.index import TITLE_CHARS
+from bot.insights.dedupe.features import TITLE_CHARS
 from bot.insights.history import History, Triaged, categories_of
 from bot.service.act import Outcome, apply
 from bot.service.github_io import Clients, ConfigCache, Gone, RateLimited, Repo
 from bot.service.settings import Settings
 from bot.service.store import Delivery, IssueState, Store
 from bot.service.store import now as wall_clock
-from bot.service.webhook import INDEX_ACTIONS, digest
+from bot.service.webhook import INDEX_ACTIONS, LABEL_ACTIONS, NOT_DUPLICATE_LABEL, digest
 from collector.redact import Redactor
 
 log = logging.getLogger(__name__)
@@ -124,6 +125,12 @@ class Processor:
             return Result("done", f"installation {last.action}: its client and token dropped")
         if last.number is None or last.repo is None:
             return Result("skipped", f"{last.event}: no issue to triage")
+        rejected = [d for d in batch if d.event == "issues" and d.action in LABEL_ACTIONS]
+        if rejected and self._rejections(rejected):  # triaged again below: the comment drops them
+            state = self.store.issue(last.repo, last.number)
+            self.store.save_issue(last.repo, last.number, dataclasses.replace(state, digest=None))
+        elif rejected and last in rejected:
+            return Result("done", "a label change that rejects no new suggestion")
         if last.event == "issues" and last.action in INDEX_ACTIONS:
             return self._reindex(last)
         try:
@@ -176,7 +183,8 @@ class Processor:
             return Result("skipped", "nothing the diagnosis reads has changed")
         findings = conclude(case, self.matrix, title, body)
         features = self._index(full_name, number, title, body, "open", case, findings)
-        found = self.index.similar(full_name, features, before=number) if config.duplicates else []
+        found = (self.index.similar(full_name, features, before=number, threshold=config.duplicate_threshold,
+                                    exclude=number) if config.duplicates else [])  # fmt: skip
         plan = plan_for(case, findings, config, duplicates(found), self.matrix)
         outcome = apply(repo, issue, comments, bot, plan, self.store, config.needs_env_label, now)
         self.history.record(Triaged(full_name, number, title, "open", issue.created_at,
@@ -194,6 +202,17 @@ class Processor:
         self.index.record(repo, number, title, state, features)
         return features
 
+    def _rejections(self, deliveries: list[Delivery]) -> int:
+        """The duplicate label taken off, or `not-duplicate` put on: the issues suggested for it are remembered as
+        not its duplicates (never suggested for it again, nor it for them). How many pairs were new."""
+        last = deliveries[-1]
+        repo, number = last.repo or "", last.number or 0
+        wanted = {"unlabeled": self.configs.get(self._repo(repo, last.installation_id)).duplicate_label,
+                  "labeled": NOT_DUPLICATE_LABEL}  # fmt: skip
+        if not any(_label(d) == wanted.get(d.action or "") for d in deliveries):
+            return 0
+        return self.index.reject(repo, number, self.history.suggested(repo, number))
+
     def _reindex(self, delivery: Delivery) -> Result:
         """closed/deleted/transferred, from the payload alone: no GitHub call."""
         repo, number = delivery.repo or "", delivery.number or 0
@@ -205,6 +224,11 @@ class Processor:
         self._index(repo, number, clean(str(issue.get("title") or "")), clean(str(issue.get("body") or "")), "closed")
         self.history.set_state(repo, number, "closed")
         return Result("done", "issue closed: kept in the duplicate index as closed")
+
+
+def _label(delivery: Delivery) -> object:
+    label = delivery.payload.get("label")
+    return label.get("name") if isinstance(label, dict) else None
 
 
 class ReadTexts:

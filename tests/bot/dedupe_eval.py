@@ -1,21 +1,24 @@
-"""Duplicate suggestions measured on real issues: confirmed duplicate pairs, near misses, and everything else.
+"""Duplicate suggestions measured on real pairs, each judged inside an index of real background issues.
 
-All fixture issues (tests/fixtures/duplicates/issues and the diagnosis corpus) go into ONE index, as if they
-were one repository: near misses from different repositories then compete too, which is harder than real use.
-Every issue is asked for its duplicates (at most 3, above the threshold), and the suggested pairs are judged on
-the pairs whose truth is known: positives are the confirmed duplicate pairs (joined transitively into clusters);
-negatives are the near-miss pairs (same error, different cause) and every pair of corpus issues whose threads
-established different causes. Pairs of unknown truth (two issues with the same cause in different repositories)
-are not counted either way; how many suggestions fell there is printed. Precision = suggested positives /
-suggested known pairs; recall = suggested positives / positives.
+Data: tests/fixtures/duplicates/ (README there). For every pair (a, b) of a split, the index holds the
+background issues and a, as `python -m bot triage --db … --record N` would have filled it, and b is asked for its
+duplicates as `python -m bot triage --db … --json` asks (at most 3, from the model's threshold). A duplicate pair is
+found when a is among them; a near miss (same error text, another cause) is a wrong suggestion when a is among
+them. Precision = duplicates found / (duplicates found + near misses suggested); recall = duplicates found /
+duplicate pairs. Suggestions of background issues are unjudged (counted apart). The title-only baseline is
+wow-actions/potential-duplicates' comparison (Damerau-Levenshtein over title words, default threshold 0.6),
+run on the same pairs in the same index.
 
-`python -m tests.bot.dedupe_eval` prints precision and recall over a range of thresholds and at the chosen one;
-tests/bot/insights/test_dedupe_eval.py holds the floor.
+`python -m tests.bot.dedupe_eval` prints tune and test side by side; `python -m tests.bot.dedupe_fit` refits the
+weights on `tune` only; tests/bot/insights/test_dedupe_eval.py holds the floors.
 """
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import sys
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -27,168 +30,196 @@ from bot.diagnosis.matrix import default as default_matrix
 from bot.diagnosis.readers import read_case
 from bot.diagnosis.rules import diagnose
 from bot.insights.dedupe import DuplicateIndex, Features, extract
-from bot.insights.dedupe.index import Candidate
-from bot.insights.dedupe.score import THRESHOLD
+from bot.insights.dedupe.index import Compared
+from bot.insights.dedupe.score import Model, model
+from tests.bot import title_baseline
 
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
-DUPLICATES = FIXTURES / "duplicates"
-CORPUS = FIXTURES / "issues" / "real"
-POOL = "pool/all"
+DUPLICATES = Path(__file__).resolve().parents[1] / "fixtures" / "duplicates"
+REPO = "local"  # python -m bot triage's default --repo: one index for every issue, as the CLI keeps it
+TOP = 3
+SPLITS_IN_INDEX = ("tune", "test")  # the eval's index holds every background issue
 
 
 @dataclass(frozen=True)
 class Issue:
     stem: str
+    repo: str
     title: str
     body: str
-    cause: str | None  # the diagnosis corpus's established cause; None for the duplicate fixtures
+
+
+@dataclass(frozen=True)
+class Pair:
+    a: str  # the earlier issue, in the index
+    b: str  # the one asking
+    duplicate: bool
+    split: str
+
+
+@dataclass(frozen=True)
+class Judged:
+    """One pair's outcome: where a ranked among b's candidates, and every candidate's signals."""
+
+    pair: Pair
+    candidates: list[Compared]  # retrieved for b, a among them when retrieval found it
+    a_number: int
 
 
 @dataclass(frozen=True)
 class Outcome:
-    threshold: float
-    positives_suggested: int
-    positives: int
-    negatives_suggested: int
-    near_misses_suggested: int
-    unknown_suggested: int
+    found: int  # duplicate pairs whose a was suggested
+    duplicates: int
+    wrong: int  # near misses whose a was suggested
+    near_misses: int
+    unjudged: int  # background issues suggested
 
     @property
     def precision(self) -> float:
-        judged = self.positives_suggested + self.negatives_suggested
-        return self.positives_suggested / judged if judged else 1.0
+        return self.found / (self.found + self.wrong) if self.found + self.wrong else 1.0
 
     @property
     def recall(self) -> float:
-        return self.positives_suggested / self.positives if self.positives else 0.0
+        return self.found / self.duplicates if self.duplicates else 0.0
 
 
-def load_issues() -> list[Issue]:
+def split_of(repo: str) -> str:
+    """split.yaml's rule: `test` when sha256(owner/name lower-cased) starts with a hex digit 0-7."""
+    return "test" if hashlib.sha256(repo.lower().encode()).hexdigest()[0] in "01234567" else "tune"
+
+
+def _yaml(path: Path) -> object:
+    return yaml.load(path.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+
+
+def _issue(data: dict[str, object], stem: str) -> Issue:
+    return Issue(stem, str(data["repo"]), str(data.get("title") or ""), str(data.get("body") or ""))
+
+
+@functools.cache
+def load_issues() -> dict[str, Issue]:
+    return {p.stem: _issue(_yaml(p), p.stem)  # type: ignore[arg-type]
+            for p in sorted(DUPLICATES.glob("issues/*.yaml"))}  # fmt: skip
+
+
+@functools.cache
+def load_background() -> list[Issue]:
     found: dict[str, Issue] = {}
-    for path in sorted(DUPLICATES.glob("issues/*.yaml")) + sorted(CORPUS.glob("*.yaml")):
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-        found.setdefault(path.stem, Issue(path.stem, str(data["title"]), str(data.get("body") or ""),
-                                          data.get("category")))  # fmt: skip
-    return list(found.values())
+    for path in sorted(DUPLICATES.glob("background/*.yaml")):
+        for data in _yaml(path) or []:  # type: ignore[attr-defined]
+            stem = f"{str(data['repo']).replace('/', '__')}__{data['number']}"
+            found.setdefault(stem, _issue(data, stem))
+    members = set(load_issues())
+    return [issue for stem, issue in sorted(found.items()) if stem not in members]
 
 
-def load_pairs() -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+@functools.cache
+def load_pairs() -> list[Pair]:
     data = yaml.safe_load((DUPLICATES / "pairs.yaml").read_text(encoding="utf-8"))
-    duplicates = [(p["a"], p["b"]) for p in data.get("duplicates") or []]
-    near = [(p["a"], p["b"]) for p in data.get("near_misses") or []]
-    return duplicates, near
-
-
-def clusters(pairs: list[tuple[str, str]]) -> dict[str, int]:
-    """Union-find over the confirmed pairs: stem -> cluster id."""
-    parent: dict[str, str] = {}
-
-    def root(x: str) -> str:
-        while parent.setdefault(x, x) != x:
-            x = parent[x]
-        return x
-
-    for a, b in pairs:
-        parent[root(a)] = root(b)
-    roots = {root(x) for x in parent}
-    ids = {r: n for n, r in enumerate(sorted(roots))}
-    return {x: ids[root(x)] for x in parent}
+    issues = load_issues()
+    pairs = []
+    for kind, duplicate in (("duplicates", True), ("near_misses", False)):
+        for p in data.get(kind) or []:
+            splits = {split_of(issues[p["a"]].repo), split_of(issues[p["b"]].repo)}
+            pairs.append(Pair(p["a"], p["b"], duplicate, "test" if "test" in splits else "tune"))
+    return pairs
 
 
 def features_of(issue: Issue, matrix: Index) -> Features:
+    return _features(issue, matrix)
+
+
+@functools.cache
+def _features(issue: Issue, matrix: Index) -> Features:
     case = read_case(matrix, issue.body, issue.title, [])
     return extract(case, diagnose(case, matrix), matrix, issue.body)
 
 
-def place(issue: Issue, serial: int, pooled: bool) -> tuple[str, int]:
-    """Where an issue goes in the index: its own repository and number, or everything in one pool."""
-    owner, repo, number = issue.stem.rsplit("__", 2)
-    return (POOL, serial) if pooled else (f"{owner}/{repo}", int(number))
-
-
-def build(matrix: Index, pooled: bool = False) -> tuple[DuplicateIndex, list[Issue], dict[str, Features]]:
+def background_index(matrix: Index, splits: Iterable[str]) -> DuplicateIndex:
+    """The background issues of these splits, recorded one after another as the CLI records them."""
     index = DuplicateIndex(sa.create_engine("sqlite://"))
     index.create()
-    issues = load_issues()
-    features = {issue.stem: features_of(issue, matrix) for issue in issues}
-    for serial, issue in enumerate(issues, start=1):
-        repo, number = place(issue, serial, pooled)
-        index.record(repo, number, issue.title, "open", features[issue.stem])
-    for repo in {place(issue, 0, pooled)[0] for issue in issues}:
-        index.refresh(repo)
-    return index, issues, features
+    wanted = set(splits)
+    for number, issue in enumerate(load_background(), start=1):
+        if split_of(issue.repo) in wanted:
+            index.record(REPO, number, issue.title, "open", features_of(issue, matrix))
+    return index
 
 
-def suggestions(index: DuplicateIndex, issues: list[Issue], features: dict[str, Features], pooled: bool = False
-                ) -> dict[str, list[tuple[str, float]]]:  # fmt: skip
-    """Every issue's candidates at threshold 0 (the sweep cuts them), best first. Per repository, as deployed:
-    an issue is offered the earlier issues of its repository; pooled: every other issue."""
-    stems = {place(issue, serial, pooled): issue.stem for serial, issue in enumerate(issues, start=1)}
-    found: dict[str, list[tuple[str, float]]] = {}
-    for serial, issue in enumerate(issues, start=1):
-        repo, number = place(issue, serial, pooled)
-        before, exclude = (None, number) if pooled else (number, None)
-        candidates: list[Candidate] = index.similar(repo, features[issue.stem], before=before, exclude=exclude,
-                                                    threshold=0.0, limit=50)  # fmt: skip
-        ranked = sorted(candidates, key=lambda c: -c.similarity.score)
-        found[issue.stem] = [(stems[repo, c.number], c.similarity.score) for c in ranked]
-    return found
+def judge(matrix: Index, index: DuplicateIndex, pairs: Iterable[Pair]) -> list[Judged]:
+    """Each pair in the index: a recorded (past every background number), b compared, a removed again."""
+    issues, number = load_issues(), len(load_background()) + 1
+    judged = []
+    for pair in pairs:
+        index.record(REPO, number, issues[pair.a].title, "open", features_of(issues[pair.a], matrix))
+        judged.append(Judged(pair, index.compare(REPO, features_of(issues[pair.b], matrix)), number))
+        index.remove(REPO, number)
+    return judged
 
 
-def measure(found: dict[str, list[tuple[str, float]]], causes: dict[str, str | None], threshold: float,
-            limit: int = 3) -> Outcome:  # fmt: skip
-    duplicates, near = load_pairs()
-    cluster = clusters(duplicates)
-    near_set = {frozenset(p) for p in near}
-    suggested = {
-        frozenset((query, stem))
-        for query, candidates in found.items()
-        for stem, _ in [(s, score) for s, score in candidates if score >= threshold][:limit]
-    }
-    members: dict[int, list[str]] = {}
-    for stem, cid in cluster.items():
-        members.setdefault(cid, []).append(stem)
-    positives = {frozenset((x, y)) for group in members.values() for x in group for y in group if x < y}
-    negatives, unknown = 0, 0
-    for pair in suggested:
-        a, b = sorted(pair)
-        if pair in positives:
-            continue  # right: listed, or joined through a third issue (A dup of B, C dup of B)
-        if pair in near_set or (causes.get(a) and causes.get(b) and causes[a] != causes[b]):
-            negatives += 1
-        else:
-            unknown += 1
-    found_positives = len(positives & suggested)
-    return Outcome(threshold, found_positives, len(positives), negatives, len(near_set & suggested), unknown)
+def suggested(candidates: list[Compared], fitted: Model, threshold: float) -> list[int]:
+    """What `similar` would return: the best three at or above the threshold."""
+    scored = sorted(((fitted.probability(c.signals), c.number) for c in candidates), key=lambda s: (-s[0], s[1]))
+    return [number for score, number in scored if score >= threshold][:TOP]
 
 
-def sweep(found: dict[str, list[tuple[str, float]]], causes: dict[str, str | None]) -> None:
-    print("threshold  precision  recall  duplicates  wrong (near misses)  unjudged")
-    for step in range(30, 95, 5):
-        o = measure(found, causes, step / 100)
-        mark = "  <- chosen" if abs(o.threshold - THRESHOLD) < 1e-9 else ""
-        found_of = f"{o.positives_suggested:4d}/{o.positives:<5d}"
-        wrong = f"{o.negatives_suggested:5d} ({o.near_misses_suggested:3d})"
-        print(
-            f"{o.threshold:9.2f}  {o.precision:9.2f}  {o.recall:6.2f}  {found_of}  {wrong}"
-            f"        {o.unknown_suggested:8d}{mark}"
-        )
+def measure(judged: list[Judged], pick: Callable[[Judged], list[int]]) -> Outcome:
+    found = wrong = unjudged = 0
+    for j in judged:
+        picked = pick(j)
+        hit = j.a_number in picked
+        found += hit and j.pair.duplicate
+        wrong += hit and not j.pair.duplicate
+        unjudged += len(picked) - hit
+    duplicates = sum(j.pair.duplicate for j in judged)
+    return Outcome(found, duplicates, wrong, len(judged) - duplicates, unjudged)
+
+
+def baseline(judged: list[Judged], splits: Iterable[str] = SPLITS_IN_INDEX) -> Outcome:
+    """The title-only comparison over every issue of the same index (the background of `splits`, and a)."""
+    issues, wanted = load_issues(), set(splits)
+    titles = {n: issue.title for n, issue in enumerate(load_background(), start=1) if split_of(issue.repo) in wanted}
+
+    def pick(j: Judged) -> list[int]:
+        return title_baseline.top(issues[j.pair.b].title, titles | {j.a_number: issues[j.pair.a].title}, TOP)
+
+    return measure(judged, pick)
+
+
+@functools.cache
+def evaluation() -> dict[str, list[Judged]]:
+    """Every pair judged in the index of all background issues, by split."""
+    matrix = default_matrix()
+    judged = judge(matrix, background_index(matrix, SPLITS_IN_INDEX), load_pairs())
+    return {split: [j for j in judged if j.pair.split == split] for split in ("tune", "test")}
+
+
+def row(name: str, o: Outcome) -> str:
+    return (f"{name:<28} {o.precision:9.2f} {o.recall:6.2f}   {o.found:3d}/{o.duplicates:<3d}"
+            f"   {o.wrong:3d}/{o.near_misses:<3d}   {o.unjudged:5d}")  # fmt: skip
 
 
 def main() -> int:
-    matrix = default_matrix()
-    duplicates, near = load_pairs()
-    for pooled in (False, True):
-        index, issues, features = build(matrix, pooled)
-        found = suggestions(index, issues, features, pooled)
-        causes = {issue.stem: issue.cause for issue in issues}
-        where = "all issues in ONE index (harder than use)" if pooled else "each repository's own index (as deployed)"
-        print(f"\n{len(issues)} issues, {len(duplicates)} duplicate pairs, {len(near)} near-miss pairs; {where}")
-        sweep(found, causes)
-        if "-v" in sys.argv:
-            for a, b in duplicates:
-                score = next((s for stem, s in found[b] if stem == a), 0.0)
-                print(f"pair {a} <- {b}: {score:.2f}; top: {[(s, round(v, 2)) for s, v in found[b][:2]]}")
+    fitted = model()
+    judged = evaluation()
+    print(f"{len(load_background())} background issues in the index; model threshold {fitted.threshold:.3f}")
+    print("split / method                precision recall  found      wrong     unjudged")
+    for split in ("tune", "test"):
+        print(
+            row(
+                f"{split}: envtriage",
+                measure(judged[split], lambda j: suggested(j.candidates, fitted, fitted.threshold)),
+            )
+        )
+        print(row(f"{split}: title-only baseline", baseline(judged[split])))
+    if "-v" in sys.argv:
+        for split in ("tune", "test"):
+            for j in judged[split]:
+                scores = {c.number: fitted.probability(c.signals) for c in j.candidates}
+                rank = sorted(scores, key=lambda n: -scores[n])
+                where = rank.index(j.a_number) + 1 if j.a_number in scores else None
+                kind = "dup " if j.pair.duplicate else "near"
+                print(f"{split} {kind} {j.pair.a} <- {j.pair.b}: a {scores.get(j.a_number, 0):.2f} rank {where}; "
+                      f"top {[round(scores[n], 2) for n in rank[:3]]}")  # fmt: skip
     return 0
 
 

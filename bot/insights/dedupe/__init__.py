@@ -1,6 +1,7 @@
-"""Duplicate suggestions from what identifies a problem: error signature, environment, diagnosis, words.
+"""Duplicate suggestions from what identifies a problem: title, error signature, environment, diagnosis, words.
 
-`features.extract` reads an issue, `index.DuplicateIndex` stores and retrieves, `score.similarity` compares.
+`features.extract` reads an issue, `index.DuplicateIndex` stores and retrieves, `pair.signals` compares two
+issues and `score.model` (weights fitted on real pairs) weighs the comparison.
 Nothing here talks to GitHub or closes anything; the worker shows the suggestions in its comment.
 """
 
@@ -9,10 +10,10 @@ from __future__ import annotations
 from bot.diagnosis.plan import Duplicate
 from bot.insights.dedupe.features import Features, extract
 from bot.insights.dedupe.index import Candidate, DuplicateIndex
-from bot.insights.dedupe.score import THRESHOLD, Match
+from bot.insights.dedupe.pair import Match
 from collector import templating
 
-__all__ = ["THRESHOLD", "Candidate", "DuplicateIndex", "Features", "duplicates", "evidence", "extract"]
+__all__ = ["Candidate", "DuplicateIndex", "Features", "duplicates", "evidence", "extract"]
 
 
 def evidence(matches: list[Match]) -> list[str]:

@@ -23,6 +23,7 @@ MAX_TERMS = 100
 MAX_ERRORS = 8
 MAX_FRAMES = 3
 BODY_CHARS = 20_000
+TITLE_CHARS = 300  # as dup_issues.title keeps it
 
 MASKS = [
     (re.compile(r"0x[0-9a-fA-F]+"), "<hex>"),
@@ -69,6 +70,7 @@ class Features:
     categories: list[str] = field(default_factory=list)
     terms: dict[str, int] = field(default_factory=dict)  # title and body words -> count
     title_terms: list[str] = field(default_factory=list)
+    title: str = ""  # lower-cased, for the title's character n-grams (a title-only comparison's whole signal)
 
 
 def mask(message: str) -> str:
@@ -97,6 +99,7 @@ def extract(case: Case, findings: list[Finding], matrix: Index, body: str) -> Fe
         categories=sorted({f.category for f in findings if f.category and f.id not in NOT_A_DIAGNOSIS}),
         terms=terms(title_terms, body),
         title_terms=sorted(set(title_terms)),
+        title=case.title.lower()[:TITLE_CHARS],
     )
 
 

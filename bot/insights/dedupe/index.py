@@ -17,9 +17,10 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
 
-from bot.insights.dedupe.features import Features
-from bot.insights.dedupe.score import THRESHOLD, Similarity, Vector, norm, similarity
-from bot.service.tables import dup_df, dup_issues, dup_postings, without_nul
+from bot.insights.dedupe.features import TITLE_CHARS, Features
+from bot.insights.dedupe.pair import Match, Query, norm, signals
+from bot.insights.dedupe.score import Model, Similarity, model
+from bot.service.tables import dup_df, dup_issues, dup_postings, dup_rejections, without_nul
 from collector.report import codec
 
 ISSUES_KEY = "#issues"
@@ -28,7 +29,6 @@ POSTING_BUDGET = 6000  # postings read per query, rarest keys first
 CANDIDATES = 40
 FIELDS = tuple(field.name for field in dataclasses.fields(Features))
 COMMON = 0.2  # keys in more than this share of issues are useless for retrieval
-TITLE_CHARS = 300  # dup_issues.title
 
 
 @dataclass(frozen=True)
@@ -39,8 +39,23 @@ class Candidate:
     similarity: Similarity
 
 
+@dataclass(frozen=True)
+class Compared:
+    """A retrieved issue with the pair's signals, before any model weighs them."""
+
+    number: int
+    title: str
+    state: str
+    signals: dict[str, float]
+    matches: list[Match]
+
+
 def term_key(term: str) -> str:
     return "t:" + term
+
+
+def error_key(error: str) -> str:
+    return str(without_nul("e:" + error))[:250]  # as keys_of() keeps it
 
 
 def keys_of(features: Features) -> set[str]:
@@ -123,11 +138,26 @@ class DuplicateIndex:
     # --- reading --------------------------------------------------------------------------------------------
 
     def similar(self, repo: str, features: Features, before: int | None = None, limit: int = 3,
-                threshold: float = THRESHOLD, exclude: int | None = None) -> list[Candidate]:  # fmt: skip
+                threshold: float | None = None, exclude: int | None = None, fitted: Model | None = None
+                ) -> list[Candidate]:  # fmt: skip
         """Issues of `repo` that look like the same problem, best first, open ones before closed ones.
 
-        `before`: only issues with a lower number (the ones a new issue could duplicate); `exclude`: itself.
+        `before`: only issues with a lower number (the ones a new issue could duplicate); `exclude`: the issue
+        itself, whose rejected candidates are left out too; `threshold`: the model's unless given.
         """
+        fitted = fitted or model()
+        cut = fitted.threshold if threshold is None else threshold
+        found = []
+        for seen in self.compare(repo, features, before, exclude):
+            alike = Similarity(fitted.probability(seen.signals), seen.matches)
+            if alike.score >= cut:
+                found.append(Candidate(seen.number, seen.title, seen.state, alike))
+        found.sort(key=lambda c: (c.state != "open", -c.similarity.score, c.number))
+        return found[:limit]
+
+    def compare(self, repo: str, features: Features, before: int | None = None, exclude: int | None = None
+                ) -> list[Compared]:  # fmt: skip
+        """The retrieved candidates with their signals (the model's input; the fit reads them too)."""
         with self.engine.connect() as conn:
             keys = keys_of(features) | {term_key(t) for t in features.terms}
             df = self._df(conn, repo, keys)
@@ -136,19 +166,30 @@ class DuplicateIndex:
                 return []
             chosen = _rarest(keys, df, total)
             rows = _rows(conn, _retrieve(conn, repo, {key: idf(df[key], total) for key in chosen}))
-            rows = [row for row in rows if row.number != exclude and (before is None or row.number < before)]
+            rejected = _rejected(conn, repo, exclude) if exclude is not None else set()
+            rows = [row for row in rows if row.number != exclude and row.number not in rejected
+                    and (before is None or row.number < before)]  # fmt: skip
             docs = [stored(row.features) for row in rows]
             # The candidates' title words are compared by idf too; look up the ones the query does not have.
             df |= self._df(conn, repo, {term_key(t) for doc in docs for t in doc.title_terms} - set(df))
-        idf_of = lambda term: idf(df.get(term_key(term), 0) or 1, total)  # noqa: E731
-        words = Vector.of(features.terms, idf_of)
-        found = []
+        errors = {error: idf(df.get(error_key(error), 0) or 1, total) for error in features.errors}
+        query = Query.of(features, lambda term: idf(df.get(term_key(term), 0) or 1, total), idf(1, total), errors)
+        compared = []
         for row, doc in zip(rows, docs, strict=True):
-            alike = similarity(features, words, doc, row.norm, idf_of)
-            if alike.score >= threshold:
-                found.append(Candidate(row.number, row.title, row.state, alike))
-        found.sort(key=lambda c: (c.state != "open", -c.similarity.score, c.number))
-        return found[:limit]
+            values, matches = signals(query, doc, row.title, row.norm)
+            compared.append(Compared(row.number, row.title, row.state, values, matches))
+        return compared
+
+    def reject(self, repo: str, number: int, candidates: Iterable[int]) -> int:
+        """Remember that `number` is not a duplicate of these issues (nor they of it); how many were new."""
+        pairs = {(min(number, c), max(number, c)) for c in candidates if c != number}
+        with self.engine.begin() as conn:
+            known = _rejected(conn, repo, number)
+            rows = [{"repo": repo, "low": low, "high": high} for low, high in sorted(pairs)
+                    if (high if low == number else low) not in known]  # fmt: skip
+            if rows:
+                conn.execute(dup_rejections.insert(), rows)
+            return len(rows)
 
     def refresh(self, repo: str) -> int:
         """Recompute every issue's norm with today's frequencies (after a backfill: the first issues indexed
@@ -222,6 +263,12 @@ def stored(raw: str) -> Features:
     """A stored issue's features: written by record() from a Features, so read back without re-validation."""
     data = json.loads(raw)
     return Features(**{name: data[name] for name in FIELDS if name in data})
+
+
+def _rejected(conn: sa.Connection, repo: str, number: int) -> set[int]:
+    low = sa.select(dup_rejections.c.high).where(dup_rejections.c.repo == repo, dup_rejections.c.low == number)
+    high = sa.select(dup_rejections.c.low).where(dup_rejections.c.repo == repo, dup_rejections.c.high == number)
+    return set(conn.scalars(low.union_all(high)))
 
 
 def _rows(conn: sa.Connection, ids: list[int]) -> list[Any]:

@@ -1,32 +1,33 @@
-"""How alike two issues are, and why: a score in [0, 1] with the evidence a maintainer can check.
+"""How alike two issues are, and why: a probability that they report one problem, with the evidence.
 
-The error signature carries most weight; the words of title and body tell the same error in different settings
-apart (a "no kernel image" from a too-new GPU vs from an extension built without its arch); the diagnosis and
-the environment confirm or contradict. Weights and THRESHOLD are calibrated on real duplicate and near-miss
-pairs (`python -m tests.bot.dedupe_eval`); the evidence is what the comment shows.
+The pair's signals (`pair.py`) are combined by a logistic regression whose weights and threshold were fitted on
+the `tune` split of real duplicate and near-miss pairs (tests/fixtures/duplicates/) and are shipped in
+`weights.json`, rebuilt by `python -m tests.bot.dedupe_fit`. Nothing here is set by hand.
 """
 
 from __future__ import annotations
 
+import functools
+import json
 import math
-from collections.abc import Callable
 from dataclasses import dataclass
+from importlib import resources
 
 from bot.insights.dedupe.features import Features
+from bot.insights.dedupe.pair import SIGNALS, Match, Query, signals
 
-THRESHOLD = 0.5
-WEIGHTS = {"error": 0.35, "frames": 0.1, "words": 0.3, "title": 0.2, "categories": 0.15}
-ENVIRONMENT_BONUS = {"archs": 0.03, "torch": 0.03, "cuda": 0.02, "driver": 0.02}
-CONFLICT_PENALTY = 0.15  # both diagnosed, and with nothing in common
-PARTIAL_ERROR = 0.6  # masked messages sharing this share of their words count as alike
+__all__ = ["Match", "Model", "Similarity", "model", "similarity"]
 
 
 @dataclass(frozen=True)
-class Match:
-    """One reason two issues look alike: kind ("error", "frames", "arch", "finding", ...) and what matched."""
+class Model:
+    weights: dict[str, float]
+    bias: float
+    threshold: float  # the probability from which a candidate is suggested
 
-    kind: str
-    detail: str
+    def probability(self, values: dict[str, float]) -> float:
+        z = self.bias + sum(self.weights.get(name, 0.0) * value for name, value in values.items())
+        return 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, z))))
 
 
 @dataclass(frozen=True)
@@ -35,109 +36,19 @@ class Similarity:
     matches: list[Match]
 
 
-IdfOf = Callable[[str], float]
+def load(text: str) -> Model:
+    data = json.loads(text)
+    weights = {name: float(data["weights"][name]) for name in SIGNALS}  # a missing signal is an error, not a 0
+    return Model(weights, float(data["bias"]), float(data["threshold"]))
 
 
-@dataclass(frozen=True)
-class Vector:
-    """An issue's words as log-tf x idf weights, with their norm (and each word's idf, for the other side)."""
-
-    weights: dict[str, float]
-    idf: dict[str, float]
-    norm: float
-
-    @classmethod
-    def of(cls, terms: dict[str, int], idf: IdfOf) -> Vector:
-        idfs = {term: idf(term) for term in terms}
-        weights = {term: (1 + math.log(count)) * idfs[term] for term, count in terms.items()}
-        return cls(weights, idfs, math.sqrt(sum(w * w for w in weights.values())))
+@functools.cache
+def model() -> Model:
+    """The shipped model, read once (on first use, not at import)."""
+    return load(resources.files(__package__).joinpath("weights.json").read_text(encoding="utf-8"))
 
 
-def similarity(query: Features, words_of_query: Vector, doc: Features, doc_norm: float, idf: IdfOf) -> Similarity:
-    """`words_of_query` is computed once per query; `doc_norm` was stored when the document was indexed."""
-    matches: list[Match] = []
-    error, shared_error = _error_similarity(query.errors, doc.errors)
-    if shared_error:
-        matches.append(Match("error", shared_error))
-    shared_frames = [frame for frame in query.frames if frame in doc.frames]
-    frames = len(shared_frames) / min(len(query.frames), len(doc.frames)) if shared_frames else 0.0
-    if shared_frames:
-        matches.append(Match("frames", ", ".join(shared_frames)))
-    words = _cosine(words_of_query, doc.terms, doc_norm)
-    title = _title(query.title_terms, doc.title_terms, idf)
-    if title >= 0.5:
-        matches.append(Match("title", ", ".join(sorted(set(query.title_terms) & set(doc.title_terms)))))
-    categories, conflict = _categories(query.categories, doc.categories)
-    if categories:
-        matches.append(Match("finding", ", ".join(sorted(set(query.categories) & set(doc.categories)))))
-    score = (
-        WEIGHTS["error"] * error
-        + WEIGHTS["frames"] * frames
-        + WEIGHTS["words"] * words
-        + WEIGHTS["title"] * title
-        + WEIGHTS["categories"] * categories
-        - (CONFLICT_PENALTY if conflict else 0.0)
-    )
-    for kind, same in _environment(query, doc):
-        score += ENVIRONMENT_BONUS[kind]
-        matches.append(Match(kind, same))
-    if words >= 0.3:
-        matches.append(Match("words", f"{words:.2f}"))
-    return Similarity(max(0.0, min(1.0, score)), matches)
-
-
-def _error_similarity(ours: list[str], theirs: list[str]) -> tuple[float, str | None]:
-    best, shown = 0.0, None
-    for mine in ours:
-        for other in theirs:
-            if mine == other:
-                return 1.0, mine
-            alike = _jaccard(set(mine.split()), set(other.split()))
-            if alike >= PARTIAL_ERROR and alike > best:
-                best, shown = alike, mine
-    return best, shown
-
-
-def _jaccard(a: set[str], b: set[str]) -> float:
-    return len(a & b) / len(a | b) if a and b else 0.0
-
-
-def _cosine(query: Vector, doc: dict[str, int], doc_norm: float) -> float:
-    """Cosine of log-tf x idf vectors: the query's idf is today's, the document's norm is from when it was
-    indexed; the drift is clamped (refresh() recomputes stored norms)."""
-    if not doc or doc_norm <= 0 or query.norm <= 0:
-        return 0.0
-    dot = sum(query.weights[t] * (1 + math.log(n)) * query.idf[t] for t, n in doc.items() if t in query.weights)
-    return min(1.0, dot / (query.norm * doc_norm))
-
-
-def _title(ours: list[str], theirs: list[str], idf: IdfOf) -> float:
-    """Cosine of the titles' word sets, each word weighted by its idf."""
-    if not ours or not theirs:
-        return 0.0
-    weight = {term: idf(term) ** 2 for term in {*ours, *theirs}}
-    shared = sum(weight[t] for t in set(ours) & set(theirs))
-    return shared / math.sqrt(sum(weight[t] for t in set(ours)) * sum(weight[t] for t in set(theirs)))
-
-
-def norm(terms: dict[str, int], idf: IdfOf) -> float:
-    return Vector.of(terms, idf).norm
-
-
-def _categories(ours: list[str], theirs: list[str]) -> tuple[float, bool]:
-    if not ours or not theirs:
-        return 0.0, False
-    alike = _jaccard(set(ours), set(theirs))
-    return alike, alike == 0.0
-
-
-def _environment(query: Features, doc: Features) -> list[tuple[str, str]]:
-    same = []
-    shared_archs = sorted(set(query.archs) & set(doc.archs))
-    if shared_archs:
-        same.append(("archs", ", ".join(shared_archs)))
-    for kind in ("torch", "cuda", "driver"):
-        value = getattr(query, kind)
-        if value and value == getattr(doc, kind):
-            same.append((kind, value))
-    return same
+def similarity(query: Query, doc: Features, doc_title: str, doc_norm: float, fitted: Model | None = None
+               ) -> Similarity:  # fmt: skip
+    values, matches = signals(query, doc, doc_title, doc_norm)
+    return Similarity((fitted or model()).probability(values), matches)

@@ -127,3 +127,13 @@ def test_a_command_that_is_not_one_plain_line_is_refused(value: str, problem: st
 def test_a_command_must_be_a_string() -> None:
     with pytest.raises(ConfigError, match="collector_command"):
         parse("collector_command: [curl, python]\n")
+
+
+def test_the_duplicate_threshold_is_a_probability() -> None:
+    assert parse("").duplicate_threshold is None, "absent: the fitted model's own threshold"
+    assert parse("duplicate_threshold: 0.8\n").duplicate_threshold == 0.8
+    for value in ("0", "1", "1.5", "-0.2"):
+        with pytest.raises(ConfigError, match="duplicate_threshold must be between 0 and 1"):
+            parse(f"duplicate_threshold: {value}\n")
+    with pytest.raises(ConfigError, match="duplicate_threshold"):
+        parse("duplicate_threshold: high\n")

@@ -137,3 +137,25 @@ def test_nul_characters_in_an_issue_are_dropped_before_the_database(matrix: Inde
         titles = list(conn.scalars(sa.select(dup_issues.c.title)))
     assert keys and not any("\x00" in text for text in keys + titles)
     assert database.remove("o/r", 1) and database.remove("o/r", 2) and database.count("o/r") == 0
+
+
+def test_rejected_pairs_are_never_suggested_either_way(matrix: Index, database: DuplicateIndex) -> None:
+    base = features(matrix, TRACEBACK, "no kernel image on RTX 5090")
+    for number in (1, 2, 3):
+        database.record("o/r", number, f"#{number}", "open", base)
+    assert database.reject("o/r", 3, [1, 3]) == 1 and database.reject("o/r", 3, [1]) == 0
+    assert [c.number for c in database.similar("o/r", base, exclude=3, threshold=0.0)] == [2]
+    assert [c.number for c in database.similar("o/r", base, exclude=1, threshold=0.0)] == [2]
+    assert [c.number for c in database.similar("o/r", base, exclude=2, threshold=0.0)] == [1, 3]
+    assert [c.number for c in database.similar("other/repo", base, exclude=3, threshold=0.0)] == []
+
+
+def test_evidence_names_title_words_error_and_environment(matrix: Index) -> None:
+    idx = index()
+    body = "RTX 5090 (sm_120), torch 2.5.1+cu124 from pip.\n```\n" + TRACEBACK + "```"
+    idx.record("o/r", 1, "no kernel image on RTX 5090", "open", features(matrix, body, "no kernel image on RTX 5090"))
+    query = features(matrix, body.replace("alice", "bob"), "RTX 5090: no kernel image for flash attention")
+    [found] = duplicates(idx.similar("o/r", query, threshold=0.0))
+    assert found.evidence[0].startswith("same error signature: `runtimeerror: cuda error: no kernel image")
+    assert "same title words: `image, kernel, rtx`" in found.evidence
+    assert "same GPU arch (sm_120), torch minor (2.5), CUDA (12.4)" in found.evidence, found.evidence

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import sqlalchemy as sa
 
-from bot.insights.dedupe import DuplicateIndex
+from bot.insights.dedupe import DuplicateIndex, Features
+from bot.insights.dedupe.index import stored
 from bot.service.tables import dup_issues
+from bot.service.webhook import decide
 from tests.bot.harness import REPO, Running, bot_comments, opened, payload
 from tests.conftest import fixture_text
 from tests.fakegithub import FakeGitHub
@@ -34,7 +36,14 @@ def send_issue(bot: Running, fake: FakeGitHub, number: int, title: str, body: st
     bot.settle()
 
 
+# A tracker of two issues cannot say how rare their shared error is, so the model is less sure of them than
+# of the same pair among a real tracker's issues (tests/bot/dedupe_eval.py); these tests of the service's
+# plumbing lower the threshold as a repository may.
+LOWER = "duplicate_threshold: 0.4\n"
+
+
 def test_the_second_issue_with_the_same_problem_names_the_first(bot: Running, fake: FakeGitHub) -> None:
+    fake.set_file(REPO, ".github/envtriage.yml", LOWER)
     send_issue(bot, fake, 1, FIRST_TITLE, hidden_gpus_report())
     send_issue(bot, fake, 2, SECOND_TITLE, second_report())
     [first] = bot_comments(fake, 1)
@@ -53,6 +62,7 @@ def test_a_different_problem_on_the_same_machine_is_not_a_duplicate(bot: Running
 
 
 def test_closed_issues_stay_suggestable_and_deleted_ones_leave_the_index(bot: Running, fake: FakeGitHub) -> None:
+    fake.set_file(REPO, ".github/envtriage.yml", LOWER)
     send_issue(bot, fake, 1, FIRST_TITLE, hidden_gpus_report())
     # The example payloads have no issues.closed; it has the shape of issues.reopened with another action.
     closed = payload("issues.reopened", **{"action": "closed", "issue.number": 1, "issue.title": FIRST_TITLE,
@@ -89,3 +99,60 @@ def test_a_retitled_issue_is_indexed_under_its_new_title(bot: Running, fake: Fak
         titles = db.execute(sa.select(dup_issues.c.title).where(dup_issues.c.repo == REPO)).scalars().all()
     assert titles == [PLAIN_TITLE]
     assert [c["body"] for c in bot_comments(fake, 1)] == [c["body"] for c in comment], "no new comment, no edit"
+
+
+def test_a_strict_repository_threshold_holds_the_same_pair_back(bot: Running, fake: FakeGitHub) -> None:
+    """The pair the first test suggests at 0.4, below a strict repository's threshold."""
+    fake.set_file(REPO, ".github/envtriage.yml", "duplicate_threshold: 0.99\n")
+    send_issue(bot, fake, 1, FIRST_TITLE, hidden_gpus_report())
+    send_issue(bot, fake, 2, SECOND_TITLE, second_report())
+    assert "Possibly the same problem" not in bot_comments(fake, 2)[0]["body"]
+
+
+def unlabel(bot: Running, number: int, label: str, action: str = "unlabeled") -> None:
+    bot.send("issues", payload(f"issues.{action}", **{"issue.number": number, "label.name": label}))
+    bot.settle()
+
+
+def test_a_removed_duplicate_label_is_remembered(bot: Running, fake: FakeGitHub) -> None:
+    """A maintainer takes `possible-duplicate` off #2: #1 is never suggested for #2 again, though it still is for
+    another issue with the same problem; an unrelated label change rejects nothing."""
+    fake.set_file(REPO, ".github/envtriage.yml", LOWER)
+    send_issue(bot, fake, 1, FIRST_TITLE, hidden_gpus_report())
+    send_issue(bot, fake, 2, SECOND_TITLE, second_report())
+    assert "#1" in bot_comments(fake, 2)[0]["body"]
+    index = DuplicateIndex(bot.store.engine)
+    unlabel(bot, 2, "bug")
+    assert [c.number for c in index.similar(REPO, _features(bot, 2), before=2, exclude=2, threshold=0.4)] == [1]
+    unlabel(bot, 2, "possible-duplicate")
+    assert index.similar(REPO, _features(bot, 2), before=2, exclude=2, threshold=0.4) == []
+    send_issue(bot, fake, 3, SECOND_TITLE, second_report())
+    assert "#1" in bot_comments(fake, 3)[0]["body"]
+
+
+def test_a_not_duplicate_label_is_remembered_and_the_comment_drops_it(bot: Running, fake: FakeGitHub) -> None:
+    fake.set_file(REPO, ".github/envtriage.yml", LOWER)
+    send_issue(bot, fake, 1, FIRST_TITLE, hidden_gpus_report())
+    send_issue(bot, fake, 2, SECOND_TITLE, second_report())
+    assert "#1" in bot_comments(fake, 2)[0]["body"] and "possible-duplicate" in fake.labels_on(REPO, 2)
+    unlabel(bot, 2, "not-duplicate", action="labeled")
+    [comment] = bot_comments(fake, 2)
+    assert "#1" not in comment["body"] and "Possibly the same problem" not in comment["body"]
+    unlabel(bot, 2, "not-duplicate", action="labeled")  # again: nothing new to remember, nothing re-triaged
+    assert bot_comments(fake, 2) == [comment]
+
+
+def _features(bot: Running, number: int) -> Features:
+    with bot.store.engine.connect() as db:
+        raw = db.execute(sa.select(dup_issues.c.features).where(dup_issues.c.number == number)).scalar_one()
+    return stored(raw)
+
+
+def test_only_label_changes_that_can_reject_a_suggestion_are_queued() -> None:
+    def action(name: str, label: str) -> str:
+        return decide("issues", "d", payload(f"issues.{name}", **{"label.name": label}), None).outcome
+
+    assert action("unlabeled", "possible-duplicate") == "queue"  # the repository may name it otherwise
+    assert action("unlabeled", "bug") == "queue"
+    assert action("labeled", "not-duplicate") == "queue"
+    assert action("labeled", "bug") == "ignore"
