@@ -14,13 +14,13 @@ environments, and the report is about the environment that fails, so it must run
 from __future__ import annotations
 
 import argparse
-import ast
 import dataclasses
 import importlib.util
 import io
 import json
 import os
 import re
+import subprocess
 import sys
 import tempfile
 import zipapp
@@ -28,13 +28,15 @@ import zipfile
 from importlib import metadata
 from pathlib import Path
 
+from collector import imported
+
 DEFAULT_NAME = "envtriage-collect.pyz"
 INTERPRETER = "/usr/bin/env python3"
 FLOOR = (3, 8)
 FIXED_TIME = (1980, 1, 1, 0, 0, 0)  # the earliest a zip entry can say
 # The packages of this project that the collector imports, and what it never needs at run time.
 OWN = ("collector", "bot")
-ROOTS = ("collector.__main__", "collector.probe_process")  # the entry point, and the probe process without fork
+ROOTS = ("collector.__main__", "collector.probe_process", "collector.bytecode")  # the probe process: without fork
 LEFT_OUT = ("collector.build_hook", "collector.bundle")
 # Module -> the distribution it comes from. Only their Python source is copied (no .so/.pyd, no C, no stubs).
 DEPENDENCIES = {"jinja2": "Jinja2", "markupsafe": "MarkupSafe", "pynvml": "nvidia-ml-py"}
@@ -48,9 +50,22 @@ if sys.version_info < (3, 8):
     sys.exit("envtriage-collect.pyz needs Python 3.8 or newer, not %d.%d; run it with a newer Python and add"
              " --python %s to report on this one" % (sys.version_info[0], sys.version_info[1], sys.executable))
 
+from collector import bytecode
+
+bytecode.install()  # this Python's bytecode, where the archive carries it
+
 from collector.__main__ import leave, main
 
 leave(main())
+"""
+# Run by each Python given --bytecode, over a folder of the archive's modules: writes __pycache__/*.pyc beside them
+# (hash-based and unchecked: no timestamp in them, nothing compared at import), prints the Python's cache tag.
+COMPILE = """\
+import json, py_compile, sys
+for name in json.loads(sys.stdin.read()):
+    py_compile.compile(sys.argv[1] + "/" + name, dfile=name, doraise=True,
+                       invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH)
+print(sys.implementation.cache_tag)
 """
 
 
@@ -68,8 +83,8 @@ class Dependency:
         return found is not None and (int(found.group(1)), int(found.group(2))) > FLOOR
 
 
-def build(target: Path) -> tuple[dict[str, bytes], list[Dependency]]:
-    """Write the archive to `target`; return what went into it."""
+def build(target: Path, pythons: list[str]) -> tuple[dict[str, bytes], list[Dependency]]:
+    """Write the archive to `target`, with bytecode for each of `pythons`; return what went into it."""
     entries = {"__main__.py": MAIN.encode()}
     entries.update(own_sources())
     dependencies = [dependency(module, distribution) for module, distribution in DEPENDENCIES.items()]
@@ -79,6 +94,7 @@ def build(target: Path) -> tuple[dict[str, bytes], list[Dependency]]:
     entries.update(compiled_templates())
     entries["bot/diagnosis/matrix/data/compiled.json"] = compiled_matrix().encode()
     entries.update(own_metadata())
+    entries.update(bytecode(entries, pythons))
     write(entries, target)
     return entries, dependencies
 
@@ -106,54 +122,10 @@ def own_sources() -> dict[str, bytes]:
     roots = {name: package_dir(name) for name in OWN}
     entries = {
         f"{name.replace('.', '/')}{'/__init__' if path.name == '__init__.py' else ''}.py": path.read_bytes()
-        for name, path in closure(ROOTS, roots).items()
+        for name, path in imported.closure(ROOTS, roots, LEFT_OUT).items()
     }
     entries.update(python_files(roots["collector"] / "child", "collector/child"))
     return entries
-
-
-def closure(start: tuple[str, ...], roots: dict[str, Path]) -> dict[str, Path]:
-    found: dict[str, Path] = {}
-    todo = list(start)
-    while todo:
-        name = todo.pop()
-        path = module_file(name, roots)
-        if name in found or path is None or name in LEFT_OUT:
-            continue
-        found[name] = path
-        todo.extend(name.rsplit(".", depth)[0] for depth in range(1, name.count(".") + 1))  # its packages
-        todo.extend(imports_of(name, path, roots))
-    return found
-
-
-def module_file(name: str, roots: dict[str, Path]) -> Path | None:
-    top, _, rest = name.partition(".")
-    if top not in roots:
-        return None
-    base = roots[top].joinpath(*rest.split(".")) if rest else roots[top]
-    for path in (base / "__init__.py", base.with_suffix(".py")):
-        if path.is_file():
-            return path
-    return None
-
-
-def imports_of(name: str, path: Path, roots: dict[str, Path]) -> list[str]:
-    source = path.read_text(encoding="utf-8")
-    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-    names: list[str] = []
-    for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.Import):
-            names.extend(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            module = node.module or ""
-            if node.level:  # relative: from the package, or as many packages up as dots less one
-                parts = package.split(".")
-                module = ".".join([*parts[: len(parts) - node.level + 1], *([module] if module else [])])
-            names.append(module)
-            names.extend(f"{module}.{alias.name}" for alias in node.names)  # a submodule, where it is one
-    if path.name == "__init__.py" and "pkgutil.iter_modules(__path__)" in source:  # imports all its modules
-        names.extend(f"{name}.{child.stem}" for child in path.parent.glob("*.py") if child.stem != "__init__")
-    return [found for found in names if module_file(found, roots) is not None]
 
 
 def module_sources(module: str) -> dict[str, bytes]:
@@ -216,6 +188,34 @@ def own_metadata() -> dict[str, bytes]:
     return {f"envtriage-{number}.dist-info/METADATA": text.encode()}
 
 
+def bytecode(entries: dict[str, bytes], pythons: list[str]) -> dict[str, bytes]:
+    """Each module's bytecode as each of `pythons` compiles it, and bytecode.json, which lists them by Python
+    (collector/bytecode.py reads it). Not the child scripts: the target interpreter runs those."""
+    sources = sorted(n for n in entries if n.endswith(".py") and n != "__main__.py" and "/child/" not in n)
+    found: dict[str, bytes] = {}
+    listed: dict[str, list[str]] = {}
+    # A fixed hash seed: a set of strings in the code (`x in {"a", "b"}`) is marshalled in hash order.
+    env = {**{k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}, "PYTHONHASHSEED": "0"}
+    with tempfile.TemporaryDirectory(prefix="envtriage-bytecode-") as scratch:
+        for name in sources:
+            (Path(scratch) / name).parent.mkdir(parents=True, exist_ok=True)
+            (Path(scratch) / name).write_bytes(entries[name])
+        for python in pythons:
+            argv = [python, "-s", "-c", COMPILE, scratch]
+            done = subprocess.run(
+                argv, input=json.dumps(sources), env=env, capture_output=True, text=True, timeout=600, check=False
+            )
+            if done.returncode != 0:
+                raise SystemExit(
+                    f"python -m collector.bundle: {python} did not compile the modules: {done.stderr[-500:]}"
+                )
+            listed[done.stdout.strip()] = sources
+        for path in sorted(Path(scratch).rglob("*.pyc")):
+            found[path.relative_to(scratch).as_posix()] = path.read_bytes()
+    found["bytecode.json"] = json.dumps(listed, sort_keys=True).encode()
+    return found
+
+
 def write(entries: dict[str, bytes], target: Path) -> None:
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
@@ -245,14 +245,28 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "-o", "--output", type=Path, default=Path(DEFAULT_NAME), metavar="FILE", help="default: %(default)s"
     )
+    parser.add_argument(
+        "--bytecode",
+        action="append",
+        metavar="PYTHON",
+        help="carry the modules' bytecode for this Python (repeat for several; default: the one running this)",
+    )
+    parser.add_argument("--no-bytecode", action="store_true", help="carry none: every Python compiles at each run")
     args = parser.parse_args(argv)
-    entries, dependencies = build(args.output)
+    pythons = [] if args.no_bytecode else args.bytecode or [sys.executable]
+    entries, dependencies = build(args.output, pythons)
     from collector import templating
 
     size = args.output.stat().st_size
     sys.stdout.write(
         templating.render(
-            "bundle.txt.j2", path=args.output, entries=len(entries), size=size, deps=dependencies, floor=FLOOR
+            "bundle.txt.j2",
+            path=args.output,
+            entries=len(entries),
+            size=size,
+            deps=dependencies,
+            floor=FLOOR,
+            tags=sorted(json.loads(entries["bytecode.json"])),
         )
     )
     return 0

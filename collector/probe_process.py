@@ -310,6 +310,9 @@ class Sender:
 
 def main() -> None:
     """`python -m collector.probe_process`, where there is no fork: settings on stdin, messages on stdout."""
+    from collector import bytecode
+
+    bytecode.install()  # started from the one-file collector: its bytecode for this Python, as in the parent
     from collector.context import Options
 
     settings = json.loads(sys.stdin.buffer.read())

@@ -55,13 +55,33 @@ print(json.dumps(failed))
 """
 
 
+def bytecode_pythons() -> list[str]:
+    """This interpreter, and pyenv's 3.8 and 3.9 where this machine has them."""
+    return [sys.executable, *filter(None, (old_python("3.8"), old_python("3.9")))]
+
+
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
-    """The archive as `python -m collector.bundle -o FILE` writes it, and what that printed."""
+    """The archive as `python -m collector.bundle -o FILE --bytecode ...` writes it, and what that printed."""
     target = tmp_path_factory.mktemp("bundle") / bundle.DEFAULT_NAME
     argv = [sys.executable, "-m", "collector.bundle", "-o", str(target)]
-    done = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, timeout=120, check=True)
+    argv += [arg for python in bytecode_pythons() for arg in ("--bytecode", python)]
+    done = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, timeout=300, check=True)
     return target, done.stdout
+
+
+def loaded_from(python: str, archive: Path) -> str:
+    """How that Python loads the archive's modules, once the archive's __main__ has installed its finder."""
+    code = (
+        "import sys; sys.path.insert(0, sys.argv[1])\n"
+        "from collector import bytecode; bytecode.install()\n"
+        "import collector.markdown as m, jinja2, pynvml\n"
+        "same = m.render.__code__.co_filename == m.__file__\n"
+        "print(type(m.__loader__).__name__, type(jinja2.__loader__).__name__, type(pynvml.__loader__).__name__, same)"
+    )
+    done = subprocess.run([python, "-S", "-c", code, str(archive)], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip()
 
 
 def run_archive(
@@ -167,8 +187,15 @@ def f(x: int | None) -> list[str]:
 
 def test_the_same_sources_make_the_same_bytes(built: tuple[Path, str], tmp_path: Path) -> None:
     again = tmp_path / "again.pyz"
-    bundle.build(again)
+    bundle.build(again, bytecode_pythons())
     assert again.read_bytes() == built[0].read_bytes()
+
+
+def test_modules_load_from_the_bytecode_it_carries_and_tracebacks_name_the_archive(built: tuple[Path, str]) -> None:
+    names = zipfile.ZipFile(built[0]).namelist()
+    assert f"collector/__pycache__/markdown.{sys.implementation.cache_tag}.pyc" in names
+    assert sys.implementation.cache_tag in json.loads(zipfile.ZipFile(built[0]).read("bytecode.json"))
+    assert loaded_from(sys.executable, built[0]) == "Loader Loader Loader True"
 
 
 def test_it_reports_with_this_interpreter_from_the_archive_alone_and_opens_no_socket(
@@ -188,8 +215,13 @@ def test_it_reports_with_this_interpreter_from_the_archive_alone_and_opens_no_so
     assert done.stderr.startswith("envtriage")
 
 
-def test_the_json_flag_prints_the_twin_alone(built: tuple[Path, str]) -> None:
-    done = run_archive(sys.executable, built[0], "--json", "--no-smoke", flags=("-S",))
+def test_without_bytecode_every_module_is_compiled_from_the_archive_and_json_prints_the_twin(tmp_path: Path) -> None:
+    archive = tmp_path / bundle.DEFAULT_NAME
+    bundle.build(archive, [])
+    assert "bytecode.json" in zipfile.ZipFile(archive).namelist()
+    assert not [name for name in zipfile.ZipFile(archive).namelist() if name.endswith(".pyc")]
+    assert loaded_from(sys.executable, archive) == "zipimporter zipimporter zipimporter True"
+    done = run_archive(sys.executable, archive, "--json", "--no-smoke", flags=("-S",))
     assert done.returncode == 0, done.stderr
     data = json.loads(done.stdout)
     assert data["schema"] == "envtriage.report/1"
@@ -206,6 +238,7 @@ def test_it_runs_on_an_old_python_with_nothing_installed(built: tuple[Path, str]
         [python, "-S", "-c", EVERY_MODULE, str(archive)], capture_output=True, text=True, timeout=110, check=True
     )
     assert json.loads(every.stdout) == {}
+    assert loaded_from(python, archive) == "Loader Loader Loader True"  # the bytecode that Python compiled
     done = run_archive(python, archive, "--no-smoke", "--check")
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr and "could not be loaded" not in done.stderr
