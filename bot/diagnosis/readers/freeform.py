@@ -83,7 +83,7 @@ WSL_1 = re.compile(r"WSL\s*1", re.I)
 INSTALL_COMMAND = re.compile(r"\b(?:pip3?|conda|mamba|micromamba|uv(?: pip)?) install\b", re.I)
 # A line of a listing: collect_env's package lines, an nvidia-smi table, `pip freeze` (name==1.2) and `conda list`
 # (name, then two or more spaces).
-LISTING_LINE = re.compile(r"[ \t]*(?:\[(?:pip\d?|conda)\]|[|+]|[\w.-]+(?:==|[ \t]{2,}\S))")
+LISTING_LINE = re.compile(r"^[ \t]*(?:\[(?:pip\d?|conda)\]|[|+]|[\w.-]+(?:==|[ \t]{2,}\S))", re.M)
 EXCEPTION = Screened(
     r"^[ \t]*(?:E[ \t]+)?((?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Warning)):[ \t]+(\S.*)$", flags=re.M
 )
