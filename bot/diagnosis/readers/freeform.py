@@ -6,6 +6,7 @@ The lowest-precedence reader: whatever a structured report says wins over what a
 from __future__ import annotations
 
 import bisect
+import dataclasses
 import itertools
 import re
 from collections.abc import Iterator
@@ -15,6 +16,7 @@ from bot.diagnosis.matrix import Index
 from bot.diagnosis.matrix.screen import Screened
 from bot.diagnosis.readers.base import MAX_ERRORS, Partial, Quote, Section
 from bot.diagnosis.readers.versions import owned_by_torch
+from collector.markdown import TWIN_OPEN
 from collector.report.schema import (
     DRIVER,
     ENV,
@@ -80,6 +82,7 @@ HANG_WORDS = Screened(r"\b(?:hangs?|hung|stuck|freez\w*|deadlock)")
 NEAR = 60
 MAX_WORDS = 1000  # of each kind, the first in the text: a 64 KB body holds 13,000 words
 WSL_1 = re.compile(r"WSL\s*1", re.I)
+REPORT_HEADING = "### Environment (envtriage "  # templates/report.md.j2's first line
 INSTALL_COMMAND = re.compile(r"\b(?:pip3?|conda|mamba|micromamba|uv(?: pip)?) install\b", re.I)
 # A line of a listing: collect_env's package lines, an nvidia-smi table, `pip freeze` (name==1.2) and `conda list`
 # (name, then two or more spaces).
@@ -117,7 +120,7 @@ class Text:
 
 def read(section: Section, matrix: Index) -> Partial:
     partial = Partial(NAME)
-    text = Text(section)
+    text = Text(_without_our_report(section))
     _versions(partial, text)
     _environment(partial, text)
     _companions(partial, text)
@@ -138,6 +141,20 @@ def read(section: Section, matrix: Index) -> Partial:
         first = min(index for index, _ in variables.values())
         partial.add(ENV, {name: value for name, (_, value) in variables.items()}, section, first)
     return partial
+
+
+def _without_our_report(section: Section) -> Section:
+    """The section with our own report blanked, from its heading to its twin: the report's facts are read from the
+    twin, and what its Markdown lists (the environment's variables, library paths, module names) is not text the
+    user wrote - `NCCL_P2P_DISABLE=1` in its variables section is not an error."""
+    if TWIN_OPEN not in section.raw:
+        return section
+    twin = max((n for n, line in enumerate(section.lines) if TWIN_OPEN in line), default=-1)
+    heading = next((n for n, line in enumerate(section.lines[: twin + 1]) if line.startswith(REPORT_HEADING)), twin)
+    if twin < 0:
+        return section  # the twin's opening was cut from the lines (a line too long): the reader of damage says so
+    lines = [" " * len(line) if heading <= n <= twin else line for n, line in enumerate(section.lines)]
+    return dataclasses.replace(section, lines=lines)
 
 
 def _versions(partial: Partial, text: Text) -> None:

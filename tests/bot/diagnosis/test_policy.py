@@ -153,3 +153,13 @@ def test_an_install_command_is_not_what_is_installed() -> None:
 def test_a_wheel_url_in_pip_freeze_is_read_with_its_tag() -> None:
     body = "My RTX 4090 is not used\ntorch @ file:///tmp/wheels/torch-2.5.1%2Bcpu-cp311-cp311-linux_x86_64.whl"
     assert first(plan(body)) == ("cpu_only_wheel", "error")
+
+
+@pytest.mark.parametrize("fixture", ["bundle-collector.md", "listed-nccl-env.md"])
+def test_real_healthy_h200_reports_from_the_one_file_collector_get_no_finding(fixture: str) -> None:
+    # listed-nccl-env.md lists NCCL_P2P_DISABLE=1 in the report's own variables section: context, not an error.
+    assert plan(fixture_text("h200-1gpu", fixture)).findings == []
+
+
+def test_a_real_h200_with_its_only_gpu_hidden_by_cuda_visible_devices() -> None:
+    assert first(plan(fixture_text("h200-1gpu", "broken-cvd-missing.md"))) == ("gpus_hidden_by_env", "error")
