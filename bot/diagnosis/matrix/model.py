@@ -161,6 +161,7 @@ class Cue:
     source: str  # why the words point to the cause
     examples: list[str]  # real sentences from issues, each checked against the pattern by the consistency tests
     also: str | None = None  # a second pattern that must occur somewhere in the same text
+    weak: bool = False  # a broad mention (Docker, NCCL, an sm_XY): any specific cue for another category outranks it
 
 
 @dataclass(frozen=True)

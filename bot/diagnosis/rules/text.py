@@ -35,6 +35,7 @@ def known_error(v: View) -> Iterator[Finding]:
 
 # What people write about their setup, where nothing printed decides: above the ask for a report, below any error text.
 CUE_CONFIDENCE = 0.4
+WEAK_CUE_CONFIDENCE = 0.37  # broad mentions only: below one specific cue, above a learned guess (0.35)
 CUE_AGREEING = 0.02  # each further cue for the same category
 CUE_CEILING = 0.46
 
@@ -45,12 +46,13 @@ def prose_cue(v: View) -> Iterator[Finding]:
     stronger finding exists."""
     if TWIN_FORMAT in v.case.formats:
         return  # our own report says what the words would: its listings (modules, paths, variables) are not prose
-    by_category: dict[str, list[tuple[str, Quote]]] = {}
+    by_category: dict[str, list[tuple[bool, Quote]]] = {}
     for cue in v.matrix.matrix.cues:
         if cue.id in v.case.cues:
-            by_category.setdefault(cue.category, []).append((cue.id, v.case.cues[cue.id]))
+            by_category.setdefault(cue.category, []).append((cue.weak, v.case.cues[cue.id]))
     for category, cued in by_category.items():
-        confidence = min(CUE_CEILING, CUE_CONFIDENCE + CUE_AGREEING * (len(cued) - 1))
+        base = CUE_CONFIDENCE if not all(weak for weak, _ in cued) else WEAK_CUE_CONFIDENCE
+        confidence = min(CUE_CEILING, base + CUE_AGREEING * (len(cued) - 1))
         yield finding(
             "prose_cue", category, "warning", [f"{quote.text} ({quote.where})" for _, quote in cued],
             confidence=confidence, summary=CATEGORIES[category], quote=cued[0][1].text,
