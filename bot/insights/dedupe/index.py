@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -173,7 +173,8 @@ class DuplicateIndex:
             # The candidates' title words are compared by idf too; look up the ones the query does not have.
             df |= self._df(conn, repo, {term_key(t) for doc in docs for t in doc.title_terms} - set(df))
         errors = {error: idf(df.get(error_key(error), 0) or 1, total) for error in features.errors}
-        query = Query.of(features, lambda term: idf(df.get(term_key(term), 0) or 1, total), idf(1, total), errors)
+        idf_of = _memo(lambda term: idf(df.get(term_key(term), 0) or 1, total))
+        query = Query.of(features, idf_of, idf(1, total), errors)
         compared = []
         for row, doc in zip(rows, docs, strict=True):
             values, matches = signals(query, doc, row.title, row.norm)
@@ -210,6 +211,19 @@ class DuplicateIndex:
     def count(self, repo: str) -> int:
         with self.engine.connect() as conn:
             return self._df(conn, repo, []).get(ISSUES_KEY, 0)
+
+
+def _memo(function: Callable[[str], float]) -> Callable[[str], float]:
+    """One query's idf per word, computed once (every candidate's title asks again)."""
+    known: dict[str, float] = {}
+
+    def cached(term: str) -> float:
+        value = known.get(term)
+        if value is None:
+            value = known[term] = function(term)
+        return value
+
+    return cached
 
 
 def idf(df: int, total: int) -> float:

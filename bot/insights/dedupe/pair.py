@@ -92,7 +92,7 @@ def signals(query: Query, doc: Features, doc_title: str, doc_norm: float) -> tup
     categories = _jaccard(set(ours.categories), set(doc.categories))
     if categories:
         matches.append(Match("finding", ", ".join(sorted(set(ours.categories) & set(doc.categories)))))
-    rare = sorted(t for t in ours.terms if t in doc.terms and query.words.idf[t] >= query.rarest - RARE)
+    rare = sorted(t for t in ours.terms.keys() & doc.terms.keys() if query.words.idf[t] >= query.rarest - RARE)
     if rare:
         matches.append(Match("rare", ", ".join(rare[:6])))
     same, conflicts = _environment(ours, doc)
@@ -145,7 +145,8 @@ def _cosine(query: Vector, doc: dict[str, int], doc_norm: float) -> float:
     indexed; the drift is clamped (refresh() recomputes stored norms)."""
     if not doc or doc_norm <= 0 or query.norm <= 0:
         return 0.0
-    dot = sum(query.weights[t] * (1 + math.log(n)) * query.idf[t] for t, n in doc.items() if t in query.weights)
+    weights, idf = query.weights, query.idf
+    dot = sum(weights[t] * (1 + math.log(doc[t])) * idf[t] for t in doc.keys() & weights.keys())
     return min(1.0, dot / (query.norm * doc_norm))
 
 
