@@ -28,7 +28,7 @@ def test_sqlite_is_migrated_to_the_declared_schema_and_again_is_a_no_op(tmp_path
     store.create()
     assert differences(store.engine) == []
     with store.engine.connect() as conn:
-        assert conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalar() == "0003"
+        assert conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalar() == "0004"
 
 
 def test_postgresql_is_migrated_to_the_declared_schema(postgres_url: str) -> None:  # noqa: F811
