@@ -4,10 +4,10 @@ figures go in README's Speed section).
 Alternates, round by round, all with --no-smoke:
   "installed": `python -m collector` from a scratch venv where envtriage is pip-installed (bytecode compiled, the
   wheel's compiled templates and matrix) and torch is not; "archive": the same venv's Python running the archive,
-  whose modules are imported from the zip and so compiled from source at every run (zipimport caches no bytecode,
-  and the archive carries none: one archive serves every Python from 3.8); "archive, Python 3.8": a bare 3.8 running
-  it, where one is given. With --torch-python, the same two with that interpreter's torch as the target (--python),
-  where `import torch` is the floor of both.
+  whose modules come from its bytecode for that Python where it carries some (--bytecode when it was built; the
+  archive built here carries this Python's), compiled from source at every run otherwise; "archive, Python 3.8": a
+  bare 3.8 running it, where one is given. With --torch-python, the same two with that interpreter's torch as the
+  target (--python), where `import torch` is the floor of both.
 
   python benches/bundle_bench.py [--rounds 7] [--python38 PATH] [--torch-python PATH] [--find-links DIR]
                                  [--archive PATH]

@@ -1,11 +1,13 @@
-"""`python -m collector.bundle [-o FILE]`: the collector as one file, run as `python envtriage-collect.pyz > env.md`.
+"""`python -m collector.bundle [-o FILE] [--bytecode PYTHON ...]`: the collector as one file, which reporters run as
+`python envtriage-collect.pyz > env.md`.
 
 A zipapp (a zip archive with a `__main__.py`, which Python runs as it is) holding the collector, the part of `bot`
 its summary's verdicts come from (bot/diagnosis), and what they import at run time: Jinja2, MarkupSafe's pure-Python
 escape (never its compiled `_speedups`: one archive for every platform and Python) and nvidia-ml-py's pynvml. As in
-a wheel (collector/build_hook.py), the templates come compiled and the matrix merged into JSON. Everything is copied
-from the packages installed for this interpreter, never downloaded; the archive is the same byte for byte for the
-same sources (sorted entries, fixed timestamps and modes).
+a wheel (collector/build_hook.py), the templates come compiled and the matrix merged into JSON; with --bytecode, each
+module's bytecode for the Pythons named, which collector/bytecode.py loads (zipimport would compile every module from
+source at every run). Everything is copied from the packages installed for this interpreter, never downloaded; the
+archive is the same byte for byte for the same sources (sorted entries, fixed timestamps and modes).
 
 The archive's code runs on CPython 3.8 and later (the package itself needs 3.10): people file GPU issues from old
 environments, and the report is about the environment that fails, so it must run with that environment's Python.
