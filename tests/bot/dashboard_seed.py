@@ -20,7 +20,7 @@ from bot.diagnosis.rules import diagnose
 from bot.insights.dedupe import DuplicateIndex, extract
 from bot.insights.history import History, Triaged, categories_of
 from bot.service.store import Store
-from tests.bot.dedupe_eval import load_issues
+from tests.bot.dedupe_eval import all_issues
 from tests.conftest import fixture_text
 
 START = datetime.datetime(2026, 6, 1, 9, 0, tzinfo=datetime.timezone.utc)
@@ -32,7 +32,7 @@ def seed(url: str, matrix: Index) -> sa.Engine:
     store = Store(url)
     store.create()
     index, history = DuplicateIndex(store.engine), History(store.engine)
-    for serial, issue in enumerate(load_issues()):
+    for serial, issue in enumerate(all_issues()):
         owner, repo, number = issue.stem.rsplit("__", 2)
         when = START + datetime.timedelta(days=2 * serial)
         _triage(index, history, matrix, f"{owner}/{repo}", int(number), issue.title, issue.body, when)

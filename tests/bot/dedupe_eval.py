@@ -101,6 +101,17 @@ def load_issues() -> dict[str, Issue]:
             for p in sorted(DUPLICATES.glob("issues/*.yaml"))}  # fmt: skip
 
 
+def all_issues() -> list[Issue]:
+    """The pairs' issues and the diagnosis corpus's (tests/fixtures/issues/real), in file order: the dashboard
+    tests' material."""
+    found = dict(load_issues())
+    for path in sorted((DUPLICATES.parent / "issues" / "real").glob("*.yaml")):
+        data = _yaml(path)
+        owner, repo, _ = path.stem.rsplit("__", 2)
+        found.setdefault(path.stem, _issue({**data, "repo": f"{owner}/{repo}"}, path.stem))  # type: ignore[dict-item]
+    return list(found.values())
+
+
 @functools.cache
 def load_background() -> list[Issue]:
     found: dict[str, Issue] = {}
