@@ -36,6 +36,7 @@ MODULES = (
     "bot.diagnosis.render",
     "bot.diagnosis.archs",
     "bot.service.webhook",
+    "bot.service.worker",  # NOT_DUPLICATE reads comments
 )
 
 

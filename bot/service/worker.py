@@ -12,12 +12,14 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import logging
+import re
 import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
 from bot.diagnosis.findings import Finding
 from bot.diagnosis.matrix import Index
@@ -40,6 +42,8 @@ BACKOFF_CAP = 600.0
 MAX_ROUNDS = 20
 REMEMBERED_ISSUES = 10_000  # texts' fingerprints kept per worker (a few hundred bytes each)
 REPO_TTL = 300.0  # seconds a repository's object is reused (it costs a GET to make)
+NOT_DUPLICATE = re.compile(r"\bnot[ \t]{1,3}(?:an?[ \t]{1,3})?dup(?:e|licate)?s?\b|\bnot-duplicate\b", re.I)
+MAINTAINERS = {"OWNER", "MEMBER", "COLLABORATOR"}  # a comment's author_association
 
 
 class Retry(Exception):
@@ -171,6 +175,8 @@ class Processor:
         theirs = [c.body or "" for c in comments if c.user is not None and c.user.login != bot
                   and c.user.type != "Bot"]  # fmt: skip
         before = self.store.issue(full_name, number)
+        if self._said_not_duplicate(full_name, number, issue, comments, bot):
+            before = dataclasses.replace(before, digest=None)  # triaged again: the comment drops them
         texts = (issue.title or "", issue.body or "", *theirs)
         if self.read.unchanged(full_name, number, texts, before):
             return Result("skipped", "nothing the diagnosis reads has changed (texts as last read)")
@@ -202,6 +208,14 @@ class Processor:
         self.index.record(repo, number, title, state, features)
         return features
 
+    def _said_not_duplicate(self, repo: str, number: int, issue: Any, comments: list[Any], bot: str | None) -> int:
+        """A comment of the reporter's or a maintainer's saying "not a duplicate" rejects the issues suggested for
+        it, as the label does (GitHub sends no webhook for a reaction). How many pairs were new."""
+        reporter = issue.user.login if issue.user is not None else None
+        if not any(_rejects(c, reporter, bot) for c in comments):
+            return 0
+        return self.index.reject(repo, number, self.history.suggested(repo, number))
+
     def _rejections(self, deliveries: list[Delivery]) -> int:
         """The duplicate label taken off, or `not-duplicate` put on: the issues suggested for it are remembered as
         not its duplicates (never suggested for it again, nor it for them). How many pairs were new."""
@@ -224,6 +238,14 @@ class Processor:
         self._index(repo, number, clean(str(issue.get("title") or "")), clean(str(issue.get("body") or "")), "closed")
         self.history.set_state(repo, number, "closed")
         return Result("done", "issue closed: kept in the duplicate index as closed")
+
+
+def _rejects(comment: Any, reporter: str | None, bot: str | None) -> bool:
+    user = comment.user
+    if user is None or user.type == "Bot" or user.login == bot:
+        return False
+    said = user.login == reporter or comment.author_association in MAINTAINERS
+    return said and NOT_DUPLICATE.search(comment.body or "") is not None
 
 
 def _label(delivery: Delivery) -> object:

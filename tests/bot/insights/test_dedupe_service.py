@@ -156,3 +156,32 @@ def test_only_label_changes_that_can_reject_a_suggestion_are_queued() -> None:
     assert action("unlabeled", "bug") == "queue"
     assert action("labeled", "not-duplicate") == "queue"
     assert action("labeled", "bug") == "ignore"
+
+
+def comment(bot: Running, fake: FakeGitHub, number: int, body: str, user: str, association: str = "NONE") -> None:
+    fake.add_comment(REPO, number, body, user=user, author_association=association)
+    bot.send("issue_comment", payload("issue_comment.created", **{"issue.number": number, "comment.body": body}))
+    bot.settle()
+
+
+def test_the_reporter_saying_not_a_duplicate_is_remembered(bot: Running, fake: FakeGitHub) -> None:
+    """GitHub sends no webhook for a reaction; the reporter says so in a comment (a bystander's word does not
+    count), and the comment is re-made without #1."""
+    fake.set_file(REPO, ".github/envtriage.yml", LOWER)
+    send_issue(bot, fake, 1, FIRST_TITLE, hidden_gpus_report())
+    send_issue(bot, fake, 2, SECOND_TITLE, second_report())
+    comment(bot, fake, 2, "This is not a duplicate of #1: my container sets the variable itself.", user="mallory")
+    assert "#1" in bot_comments(fake, 2)[0]["body"], "a bystander cannot reject"
+    comment(bot, fake, 2, "Not a dup, see above.", user="alice")  # the reporter (fake.add_issue's default)
+    [remade] = bot_comments(fake, 2)
+    assert "#1" not in remade["body"] and "Possibly the same problem" not in remade["body"]
+
+
+def test_a_maintainer_saying_not_duplicate_is_remembered(bot: Running, fake: FakeGitHub) -> None:
+    fake.set_file(REPO, ".github/envtriage.yml", LOWER)
+    send_issue(bot, fake, 1, FIRST_TITLE, hidden_gpus_report())
+    send_issue(bot, fake, 2, SECOND_TITLE, second_report())
+    comment(bot, fake, 2, "/not-duplicate", user="maintainer", association="MEMBER")
+    assert "#1" not in bot_comments(fake, 2)[0]["body"]
+    index = DuplicateIndex(bot.store.engine)
+    assert index.similar(REPO, _features(bot, 1), exclude=1, threshold=0.4) == [], "nor #2 for #1"
