@@ -26,6 +26,9 @@ from tests.conftest import fixture_text
 START = datetime.datetime(2026, 6, 1, 9, 0, tzinfo=datetime.timezone.utc)
 CONVERSATIONS = [("broken-cvd-empty.md", 5), ("broken-ld-cudnn.md", 30), ("broken-torchvision.md", 72)]
 CONVERSATION_REPO = "example/gpu-app"
+# Each repository's index here holds a handful of issues, too few to tell how rare an error is, so the fitted model
+# is unsure of every pair; the clusters are those of a repository that set `duplicate_threshold: 0.5`.
+LENIENT = 0.5
 
 
 def seed(url: str, matrix: Index) -> sa.Engine:
@@ -50,7 +53,7 @@ def _triage(index: DuplicateIndex, history: History, matrix: Index, repo: str, n
     case = read_case(matrix, body, title)
     findings = diagnose(case, matrix)
     features = extract(case, findings, matrix, body)
-    found = index.similar(repo, features, before=number)
+    found = index.similar(repo, features, before=number, threshold=LENIENT)
     index.record(repo, number, title, "open", features)
     needs_env = any(f.category == "missing_env_report" for f in findings)
     entry = Triaged(repo, number, title, "open", None, categories_of(findings), needs_env, features,
