@@ -263,7 +263,8 @@ def handle(matrix: Index, text: str, title: str = "", comments: Sequence[str] = 
         plan = triage(matrix, text, title, comments)
     digest(plan.case)
     extract(plan.case, plan.findings, matrix, text)
-    quoted = [Match(kind, quote.text) for quote in plan.case.errors[:2] for kind in ("error", "frames")]
+    kinds = ("error", "frames", "title", "rare", "arch", "torch", "cuda")  # every kind that quotes issue text
+    quoted = [Match(kind, quote.text) for quote in plan.case.errors[:2] for kind in kinds]
     duplicates = [Duplicate(1, 0.9, evidence(quoted), title)]
     return plan, render.comment(plan.case, plan.findings, duplicates, matrix, RepoConfig().collector_command)
 

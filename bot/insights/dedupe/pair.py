@@ -28,7 +28,7 @@ RARE = math.log(4)  # a word within this of the rarest idf is in at most ~3 issu
 RARITY_FLOOR = math.log(1 + 100)
 RARE_COUNT = 4  # shared rare words that make the signal 1: a project's own names (modules, scripts, models)
 IdfOf = Callable[[str], float]
-EVIDENCE_ORDER = ("error", "frames", "title", "environment", "finding", "rare", "words")  # strongest first
+EVIDENCE_ORDER = ("error", "frames", "title", "arch", "torch", "cuda", "finding", "rare", "words")  # strongest first
 
 
 @dataclass(frozen=True)
@@ -96,8 +96,7 @@ def signals(query: Query, doc: Features, doc_title: str, doc_norm: float) -> tup
     if rare:
         matches.append(Match("rare", ", ".join(rare[:6])))
     same, conflicts = _environment(ours, doc)
-    if same:
-        matches.append(Match("environment", ", ".join(f"{kind} ({value})" for kind, value in same)))
+    matches += [Match(kind, value) for kind, value in same]
     found = {
         "title_words": title_words,
         "title_chars": _jaccard(query.grams, grams(doc_title.lower())),
@@ -107,9 +106,9 @@ def signals(query: Query, doc: Features, doc_title: str, doc_norm: float) -> tup
         "words": words,
         "categories": categories,
         "category_conflict": 1.0 if ours.categories and doc.categories and not categories else 0.0,
-        "same_arch": 1.0 if any(kind == "GPU arch" for kind, _ in same) else 0.0,
-        "same_torch": 1.0 if any(kind == "torch minor" for kind, _ in same) else 0.0,
-        "same_cuda": 1.0 if any(kind == "CUDA" for kind, _ in same) else 0.0,
+        "same_arch": 1.0 if any(kind == "arch" for kind, _ in same) else 0.0,
+        "same_torch": 1.0 if any(kind == "torch" for kind, _ in same) else 0.0,
+        "same_cuda": 1.0 if any(kind == "cuda" for kind, _ in same) else 0.0,
         "env_conflict": min(1.0, conflicts / 2),
         "rare_words": min(1.0, len(rare) / RARE_COUNT),
         "rare_error": min(1.0, rare_error),
@@ -164,15 +163,15 @@ def norm(terms: dict[str, int], idf: IdfOf) -> float:
 
 
 def _environment(query: Features, doc: Features) -> tuple[list[tuple[str, str]], int]:
-    """What both issues report alike (GPU arch, torch minor, CUDA), and how many of those they report unalike."""
+    """What both issues report alike ("arch", "torch" minor, "cuda"), and how many of those they report unalike."""
     same, conflicts = [], 0
     if query.archs and doc.archs:
         shared = sorted(set(query.archs) & set(doc.archs))
         if shared:
-            same.append(("GPU arch", ", ".join(shared)))
+            same.append(("arch", ", ".join(shared)))
         else:
             conflicts += 1
-    for kind, ours, theirs in (("torch minor", query.torch, doc.torch), ("CUDA", query.cuda, doc.cuda)):
+    for kind, ours, theirs in (("torch", query.torch, doc.torch), ("cuda", query.cuda, doc.cuda)):
         if ours and theirs:
             if ours.split("+")[0] == theirs.split("+")[0]:
                 same.append((kind, ours.split("+")[0]))

@@ -158,4 +158,4 @@ def test_evidence_names_title_words_error_and_environment(matrix: Index) -> None
     [found] = duplicates(idx.similar("o/r", query, threshold=0.0))
     assert found.evidence[0].startswith("same error signature: `runtimeerror: cuda error: no kernel image")
     assert "same title words: `image, kernel, rtx`" in found.evidence
-    assert "same GPU arch (sm_120), torch minor (2.5), CUDA (12.4)" in found.evidence, found.evidence
+    assert "same GPU arch (`sm_120`), torch minor (`2.5`), CUDA (`12.4`)" in found.evidence, found.evidence
