@@ -27,7 +27,7 @@ import yaml
 
 from bot.diagnosis.matrix import Index
 from bot.diagnosis.matrix import default as default_matrix
-from bot.diagnosis.readers import read_case
+from bot.diagnosis.plan import read_clean
 from bot.diagnosis.rules import diagnose
 from bot.insights.dedupe import DuplicateIndex, Features, extract
 from bot.insights.dedupe.index import Compared
@@ -141,7 +141,7 @@ def features_of(issue: Issue, matrix: Index) -> Features:
 
 @functools.cache
 def _features(issue: Issue, matrix: Index) -> Features:
-    case = read_case(matrix, issue.body, issue.title, [])
+    case = read_clean(matrix, issue.body, issue.title)  # as python -m bot triage reads it
     return extract(case, diagnose(case, matrix), matrix, issue.body)
 
 

@@ -12,13 +12,15 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from bot.diagnosis.findings import Finding
+from bot.diagnosis.learned import RULE_ID as LEARNED
 from bot.diagnosis.matrix import Index
 from bot.diagnosis.readers import Case
 from bot.diagnosis.rules.view import View
 
 # Findings that are not a diagnosis of the environment: an error text's usual cause (the error signature already
-# carries it, and two issues with one error can have different causes), or the lack of a report.
-NOT_A_DIAGNOSIS = {"known_error", "missing_env_report", "matrix_does_not_know"}
+# carries it, and two issues with one error can have different causes), the lack of a report, or the learned
+# fallback's guess from the words (the index compares the words itself; an issue re-indexed on close gets none).
+NOT_A_DIAGNOSIS = {"known_error", "missing_env_report", "matrix_does_not_know", LEARNED}
 MAX_TERMS = 100
 MAX_ERRORS = 8
 MAX_FRAMES = 3
