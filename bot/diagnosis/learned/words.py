@@ -60,4 +60,13 @@ def features(title: str, body: str) -> frozenset[str]:
     pairs are seen once.
     """
     title_words = tokens(title)
-    return frozenset([*(f"t:{word}" for word in title_words), *title_words, *tokens(body)])
+    return frozenset([*(f"t:{word}" for word in title_words), *title_words, *_distinct_tokens(body)])
+
+
+def _distinct_tokens(text: str) -> set[str]:
+    """set(tokens(text)), each distinct word looked at once: a 30 KB log repeats its words thousands of times."""
+    found = set()
+    for word in set(TOKEN.findall(masked(text))):
+        if len(word) <= MAX_TOKEN and word not in STOPWORDS:
+            found.add(DIGITS.sub("0", word))
+    return found

@@ -39,6 +39,7 @@ COMPILED_NAME = "compiled.json"
 MAX_GPU_NAME = 200
 GPU_CACHE_SIZE = 4096
 MAX_MENTIONS = 64  # of one GPU row in one text
+CUE_WINDOWS = 32  # lines tried per keyword of a cue: prose says it early; a log repeats a word thousands of times
 # Error texts are matched as people paste them: editors and chat tools turn quotes into typographic ones, Markdown
 # wraps names in backticks, terminals and issue editors break a long line (a newline or tab where the message has a
 # space). Each is folded to what the message prints, one character for one, so offsets still point into the text.
@@ -202,8 +203,8 @@ class Index:
         unwrapped = lowered.replace("\n", " ")
         found = []
         for pattern, also, cue in self._cue_patterns:
-            match = next(pattern.finditer(joined, lowered, unwrapped), None)
-            if match and (also is None or next(also.finditer(joined, lowered, unwrapped), None)):
+            match = next(pattern.finditer(joined, lowered, unwrapped, CUE_WINDOWS), None)
+            if match and (also is None or next(also.finditer(joined, lowered, unwrapped, CUE_WINDOWS), None)):
                 found.append((match.start(), match.end(), cue))
         return found
 

@@ -9,6 +9,7 @@ out before the regular expression runs.
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 import sys
 from collections.abc import Iterator
@@ -109,17 +110,21 @@ class Screened:
     def possible(self, lowered: str) -> bool:
         return self.words is None or any(word in lowered for word in self.words)
 
-    def finditer(self, text: str, lowered: str, unwrapped: str | None = None) -> Iterator[re.Match[str]]:
+    def finditer(
+        self, text: str, lowered: str, unwrapped: str | None = None, per_word: int | None = None
+    ) -> Iterator[re.Match[str]]:
         """Matches in `text` (`lowered` is text.lower()), looking only around the keywords' occurrences.
 
         Each window is the keyword's line and the next one, so a match may still continue onto a wrapped line.
         `unwrapped`, where given, is `lowered` with its line breaks as spaces (same length): keywords are looked
-        for there, so a keyword broken over two lines is still found.
+        for there, so a keyword broken over two lines is still found. `per_word` bounds the windows tried for each
+        keyword to its first occurrences (where the first match is all that is wanted).
         """
         if self.words is None:
             yield from self.regex.finditer(text)
             return
-        windows = sorted(_windows(lowered, self.words, unwrapped or lowered))
+        found = (itertools.islice(_windows(lowered, [word], unwrapped or lowered), per_word) for word in self.words)
+        windows = sorted(itertools.chain.from_iterable(found))
         done = 0
         for start, end in windows:
             start = max(start, done)
