@@ -8,7 +8,7 @@ from bot.diagnosis.findings import Finding
 from bot.diagnosis.matrix.model import series, version_key
 from bot.diagnosis.rules import advice, finding, refutes, rule
 from bot.diagnosis.rules.view import View
-from collector.report.schema import DRIVER, PACKAGES, TORCH
+from collector.report.schema import DRIVER, TORCH
 
 
 def target_series(v: View) -> str:
@@ -41,7 +41,6 @@ def cpu_only_wheel(v: View) -> Iterator[Finding]:
     driver = v.driver.version if v.driver and not v.windows else None
     wheel = advice.choose(v.matrix, ccs(v), driver, not_before=target_series(v))
     evidence = [*v.evidence(TORCH), *v.gpu_evidence(), *(f"{q.text} ({q.where})" for _, q in quoted)]
-    evidence = evidence if v.evidence(TORCH) else [*evidence, *v.evidence(PACKAGES)]
     yield finding(
         "cpu_only_wheel", "cpu_only_wheel", "error" if decisive else "warning", evidence,
         confidence=1.0 if v.cpu_build and decisive else 0.8 if decisive else 0.45,

@@ -97,7 +97,8 @@ class View:
         """The line a fact was read from, or (for our own report, which has no lines) what it says."""
         fact = self.fact(key)
         if fact is None:
-            return []
+            # torch read from a package listing (`_listed_torch`) has the listing for its evidence
+            return self.evidence(PACKAGES) if key is TORCH and self.torch is not None else []
         return [f"{fact.evidence or summary(key, fact.value)} ({fact.source})"]
 
     # --- torch ------------------------------------------------------------------------------------------

@@ -9,6 +9,8 @@ import pytest
 
 from bot.diagnosis.matrix import default
 from bot.diagnosis.plan import Plan, triage
+from bot.diagnosis.readers import read_case
+from bot.diagnosis.rules import diagnose
 from tests.conftest import fixture_text
 
 
@@ -163,3 +165,12 @@ def test_real_healthy_h200_reports_from_the_one_file_collector_get_no_finding(fi
 
 def test_a_real_h200_with_its_only_gpu_hidden_by_cuda_visible_devices() -> None:
     assert first(plan(fixture_text("h200-1gpu", "broken-cvd-missing.md"))) == ("gpus_hidden_by_env", "error")
+
+
+def test_a_torch_read_from_a_listing_is_evidence_for_every_rule() -> None:
+    # Found by benches/fuzz_bench.py: a torch newer than the matrix, known only from a pip freeze line, made the
+    # matrix_does_not_know note with no evidence (a ValueError inside the rule).
+    case = read_case(default(), "torch==9.9.0+cu130")
+    del case.report.facts["torch"]  # as where only the package list read it (the fuzz body's torch line was mangled)
+    notes = [f for f in diagnose(case, default()) if f.id == "matrix_does_not_know"]
+    assert notes and notes[0].evidence == ["torch==9.9.0+cu130 (package list (body, line 1))"]
