@@ -44,10 +44,19 @@ CUE_WINDOWS = 32  # lines tried per keyword of a cue: prose says it early; a log
 # Error texts are matched as people paste them: editors and chat tools turn quotes into typographic ones, Markdown
 # wraps names in backticks, terminals and issue editors break a long line (a newline or tab where the message has a
 # space). Each is folded to what the message prints, one character for one, so offsets still point into the text.
-FOLDED = str.maketrans(
-    {"\u2018": "'", "\u2019": "'", "\u201a": "'", "\u00b4": "'", "`": "'", "\u201c": '"', "\u201d": '"',
-     "\u201e": '"', "\u00a0": " ", "\t": " "}
+FOLDED = (
+    ("\u2018", "'"), ("\u2019", "'"), ("\u201a", "'"), ("\u00b4", "'"), ("`", "'"),
+    ("\u201c", '"'), ("\u201d", '"'), ("\u201e", '"'), ("\u00a0", " "), ("\t", " "),
 )  # fmt: skip
+
+
+def fold(text: str) -> str:
+    """`text` with FOLDED's characters replaced (one str.replace each: a dict-driven translate of 64 KB costs
+    1.4 ms, these ten passes a tenth of it)."""
+    for old, new in FOLDED:
+        if old in text:
+            text = text.replace(old, new)
+    return text
 
 
 class MatrixError(ValueError):
@@ -180,7 +189,7 @@ class Index:
         raise KeyError(feature_id)
 
     def errors_in(self, line: str) -> list[ErrorSignature]:
-        line = line.translate(FOLDED).replace("\n", " ")
+        line = fold(line).replace("\n", " ")
         lowered = line.lower()
         return [sig for p, sig in self._error_patterns if p.possible(lowered) and p.regex.search(line)]
 
@@ -190,7 +199,7 @@ class Index:
         A line break counts as a space, so a message wrapped onto the next line is still found (each pattern is
         only tried on a keyword's line and the one after it).
         """
-        folded = text.translate(FOLDED)
+        folded = fold(text)
         joined, lowered = folded.replace("\n", " "), folded.lower()
         unwrapped = lowered.replace("\n", " ")
         return [
@@ -201,7 +210,7 @@ class Index:
 
     def cues_span(self, text: str) -> list[tuple[int, int, Cue]]:
         """Where the prose in `text` first says something that points to a cause (matrix data/cues.yaml)."""
-        folded = text.translate(FOLDED)
+        folded = fold(text)
         joined, lowered = folded.replace("\n", " "), folded.lower()
         unwrapped = lowered.replace("\n", " ")
         found = []

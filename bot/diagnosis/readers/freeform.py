@@ -82,6 +82,7 @@ HANG_WORDS = Screened(r"\b(?:hangs?|hung|stuck|freez\w*|deadlock)")
 NEAR = 60
 MAX_WORDS = 1000  # of each kind, the first in the text: a 64 KB body holds 13,000 words
 WSL_1 = re.compile(r"WSL\s*1", re.I)
+CUE_CHARS = 16_000  # what people say about their setup comes before the logs they paste: cues are read there
 REPORT_HEADING = "### Environment (envtriage "  # templates/report.md.j2's first line
 INSTALL_COMMAND = re.compile(r"\b(?:pip3?|conda|mamba|micromamba|uv(?: pip)?) install\b", re.I)
 # A line of a listing: collect_env's package lines, an nvidia-smi table, `pip freeze` (name==1.2) and `conda list`
@@ -129,7 +130,7 @@ def read(section: Section, matrix: Index) -> Partial:
     for name, pattern in TOPICS.items():
         if match := text.first(pattern):
             partial.topics[name] = text.quote(match.start(), match.end())
-    for start, end, cue in matrix.cues_span(_prose_only(text.section.lines)):
+    for start, end, cue in matrix.cues_span(_prose_only(text.section.lines)[:CUE_CHARS]):
         partial.cues.setdefault(cue.id, text.quote(start, end))
     if span := _collective_hang(text):
         partial.topics["nccl_hang"] = text.quote(*span)
