@@ -39,7 +39,7 @@ COMPILED_NAME = "compiled.json"
 MAX_GPU_NAME = 200
 GPU_CACHE_SIZE = 4096
 MAX_MENTIONS = 64  # of one GPU row in one text
-ERROR_WINDOWS = 64  # lines tried per keyword of an error text: a log that repeats one is quoted from its first ones
+ERROR_WINDOWS = 16  # lines tried per keyword of an error text: a log that repeats one is quoted from its first ones
 CUE_WINDOWS = 32  # lines tried per keyword of a cue: prose says it early; a log repeats a word thousands of times
 # Error texts are matched as people paste them: editors and chat tools turn quotes into typographic ones, Markdown
 # wraps names in backticks, terminals and issue editors break a long line (a newline or tab where the message has a
