@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 import time
 from typing import Any
 
@@ -16,18 +15,7 @@ import pytest
 
 from collector import pipes, run
 from collector.pipes import read_child_threaded
-
-LAST = b"@@test done\n"
-
-
-def child(code: str) -> subprocess.Popen[bytes]:
-    return subprocess.Popen(
-        [sys.executable, "-c", code],
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        start_new_session=True,  # POSIX: a group of its own for kill_group; Windows ignores it
-    )
+from tests.collector.children import LAST, child
 
 
 def lines(text: bytes) -> bytes:

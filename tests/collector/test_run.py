@@ -4,28 +4,17 @@ from __future__ import annotations
 
 import os
 import signal
-import subprocess
 import sys
 import time
 
 import pytest
 
 from collector.run import kill_group, read_child
+from tests.collector.children import LAST, child
 
 # Windows reads pipes with threads (tests/collector/test_pipes.py runs these children there); these are about
 # select(), signals and process groups.
 pytestmark = pytest.mark.skipif(os.name == "nt", reason="POSIX only: select() on pipes, signals, process groups")
-LAST = b"@@test done\n"
-
-
-def child(code: str) -> subprocess.Popen[bytes]:
-    return subprocess.Popen(
-        [sys.executable, "-c", code],
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        start_new_session=True,
-    )
 
 
 def test_stops_at_the_last_line_while_the_child_lingers() -> None:

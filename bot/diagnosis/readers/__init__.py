@@ -8,7 +8,7 @@ with a `read(section, matrix) -> Partial` function and one line in `readers()`.
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from bot.diagnosis.matrix import Index
@@ -67,8 +67,8 @@ def read_case(matrix: Index, body: str | None, title: str = "", comments: Sequen
     return Case(
         report=Report(meta=Meta(generator="pasted text"), facts=merge(partials)),
         errors=_errors(partials),
-        topics=_topics(partials),
-        cues=_cues(partials),
+        topics=_first_quotes(p.topics for p in partials),
+        cues=_first_quotes(p.cues for p in partials),
         formats=list(dict.fromkeys(p.reader for p in partials if p.facts or p.missing)),
         fields=fields,
         title=title,
@@ -84,20 +84,13 @@ def _errors(partials: list[Partial]) -> list[Quote]:
     return list(seen.values())[:MAX_ERRORS]
 
 
-def _topics(partials: list[Partial]) -> dict[str, Quote]:
-    topics: dict[str, Quote] = {}
-    for partial in partials:
-        for name, quote in partial.topics.items():
-            topics.setdefault(name, quote)
-    return topics
-
-
-def _cues(partials: list[Partial]) -> dict[str, Quote]:
-    cues: dict[str, Quote] = {}
-    for partial in partials:
-        for name, quote in partial.cues.items():
-            cues.setdefault(name, quote)
-    return cues
+def _first_quotes(named: Iterable[dict[str, Quote]]) -> dict[str, Quote]:
+    """Each name's first quote, in reader precedence (the partials' topics, or their cues)."""
+    first: dict[str, Quote] = {}
+    for quotes in named:
+        for name, quote in quotes.items():
+            first.setdefault(name, quote)
+    return first
 
 
 def _damaged(parts: list[Section]) -> str | None:
