@@ -157,13 +157,19 @@ def background_index(matrix: Index, splits: Iterable[str]) -> DuplicateIndex:
 
 
 def judge(matrix: Index, index: DuplicateIndex, pairs: Iterable[Pair]) -> list[Judged]:
-    """Each pair in the index: a recorded (past every background number), b compared, a removed again."""
-    issues, number = load_issues(), len(load_background()) + 1
+    """Each pair in the index: a recorded under its own number (so that "Duplicate of #40" can name it; a
+    background issue that holds the number steps aside meanwhile), b compared, then the index as it was."""
+    issues, background = load_issues(), dict(enumerate(load_background(), start=1))
     judged = []
     for pair in pairs:
+        number = int(pair.a.rsplit("__", 1)[1])
+        held = background[number] if index.title_of(REPO, number) is not None else None
         index.record(REPO, number, issues[pair.a].title, "open", features_of(issues[pair.a], matrix))
-        judged.append(Judged(pair, index.compare(REPO, features_of(issues[pair.b], matrix)), number))
+        own = int(pair.b.rsplit("__", 1)[1])  # as `--record N` gives it
+        judged.append(Judged(pair, index.compare(REPO, features_of(issues[pair.b], matrix), exclude=own), number))
         index.remove(REPO, number)
+        if held is not None:
+            index.record(REPO, number, held.title, "open", features_of(held, matrix))
     return judged
 
 

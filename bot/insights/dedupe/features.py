@@ -39,6 +39,25 @@ FRAME = re.compile(r'File "(?P<path>[^"\n]+)", line \d+, in (?P<func>[\w<>.]+)')
 # Frames every PyTorch traceback passes through; they say nothing about the problem.
 NOISE_FRAMES = {"_call_impl", "_wrapped_call_impl", "<module>", "wrapper", "decorate_context", "_fn", "inner"}
 WORD = re.compile(r"[a-z][a-z0-9_]{2,29}")
+# "#123", "GH-123" and issue/PR links name another issue ("Duplicate of #40", "same as
+# https://github.com/o/r/issues/40"). A line that starts with "#N" is a backtrace frame (gdb, glibc, CUDA-GDB print
+# "#0  0x00007f..."), not a reference, and is skipped; so is "&#123;" (an HTML entity).
+MENTION = re.compile(
+    r"(?:(?<![\w&#/])(?:#|GH-)|github\.com/(?P<slug>[\w.-]{1,100}/[\w.-]{1,100})/(?:issues|pull)/)(?P<number>\d{1,7})(?![A-Za-z0-9])"
+)
+FRAME_LINE = re.compile(r"^\s*#\d+\s")
+MAX_MENTIONS = 16
+# A log line two reports share (masked like errors) says they ran the same program the same way: "Set vram state
+# to: LOW_VRAM", a template's own wording. Only lines of some length count; how common a line is gets judged
+# against the candidates at query time (a line every issue of the tracker has is its template, not evidence).
+# Not log lines: an environment listing's "Key: value" rows and tables (collect_env, nvidia-smi, issue forms) are
+# alike between any two reports once their numbers are masked; the environment is compared field by field.
+LISTING_LINE = re.compile(r"^[ \t]*(?:[|+=]|(?:[-*][ \t]?)?[\w.()/-][\w .()/-]{0,39}:(?:\s|$))")
+REPORT_HEADING = "### Environment (envtriage "  # our report: its facts are the environment signals
+MIN_LINE_CHARS = 24
+MIN_LINE_WORDS = 3
+MAX_LINES = 32
+LINE_CHARS = 100
 HTML_COMMENT = re.compile(r"<!--.*?(?:-->|$)", re.S)  # our report's JSON twin, issue-form hints
 _STOPWORDS = """
 the and for with this that from have has had not but are was were you your when what which there their
@@ -73,6 +92,8 @@ class Features:
     terms: dict[str, int] = field(default_factory=dict)  # title and body words -> count
     title_terms: list[str] = field(default_factory=list)
     title: str = ""  # lower-cased, for the title's character n-grams (a title-only comparison's whole signal)
+    mentions: list[str] = field(default_factory=list)  # "#40", or "owner/name#40" from a link
+    lines: list[str] = field(default_factory=list)  # masked log and template lines, errors excepted
 
 
 def mask(message: str) -> str:
@@ -102,7 +123,48 @@ def extract(case: Case, findings: list[Finding], matrix: Index, body: str) -> Fe
         terms=terms(title_terms, body),
         title_terms=sorted(set(title_terms)),
         title=case.title.lower()[:TITLE_CHARS],
+        mentions=mentions(case.title + "\n" + body[:BODY_CHARS]),
+        lines=lines(body, errors),
     )
+
+
+def mentions(text: str) -> list[str]:
+    """The issues a text names, in order: "#40", or "owner/name#40" for a link (any repository's)."""
+    found: list[str] = []
+    for line in text.splitlines():
+        if FRAME_LINE.match(line) or ("#" not in line and "github.com" not in line and "GH-" not in line):
+            continue
+        for m in MENTION.finditer(line):
+            number = int(m["number"])
+            if number:
+                found.append(f"{m['slug'].lower()}#{number}" if m["slug"] else f"#{number}")
+    return list(dict.fromkeys(found))[:MAX_MENTIONS]
+
+
+def named(mentioned: list[str], repo: str) -> set[int]:
+    """The issue numbers of `repo` among mentions: every "#N", and links into `repo` (or into any repository
+    when `repo` is not an owner/name, as in the command line's own index)."""
+    slug, numbers = repo.lower(), set()
+    for mention in mentioned:
+        where, _, number = mention.rpartition("#")
+        if not where or where == slug or "/" not in slug:
+            numbers.add(int(number))
+    return numbers
+
+
+def lines(body: str, errors: list[str]) -> list[str]:
+    """The body's longer lines, masked, that are not its error messages."""
+    found: list[str] = []
+    skip = set(errors)
+    for raw in HTML_COMMENT.sub(" ", body[:BODY_CHARS].split(REPORT_HEADING, 1)[0]).splitlines():
+        if len(raw) < MIN_LINE_CHARS or LISTING_LINE.match(raw):
+            continue
+        line = mask(raw)[:LINE_CHARS]
+        if len(line) >= MIN_LINE_CHARS and len(line.split()) >= MIN_LINE_WORDS and line not in skip:
+            found.append(line)
+            if len(found) >= MAX_LINES * 2:
+                break
+    return list(dict.fromkeys(found))[:MAX_LINES]
 
 
 def frames(body: str) -> list[str]:

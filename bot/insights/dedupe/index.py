@@ -17,7 +17,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
 
-from bot.insights.dedupe.features import TITLE_CHARS, Features
+from bot.insights.dedupe.features import TITLE_CHARS, Features, named
 from bot.insights.dedupe.pair import Match, Query, norm, signals
 from bot.insights.dedupe.score import Model, Similarity, model
 from bot.service.tables import dup_df, dup_issues, dup_postings, dup_rejections, without_nul
@@ -29,6 +29,8 @@ POSTING_BUDGET = 6000  # postings read per query, rarest keys first
 CANDIDATES = 40
 FIELDS = tuple(field.name for field in dataclasses.fields(Features))
 COMMON = 0.2  # keys in more than this share of issues are useless for retrieval
+COMMON_LINE = 3  # a line more candidates than this share is the tracker's template or its usual log, not evidence
+LINE_POOL = 10  # fewer candidates cannot tell a template's line from a rare one: lines then say nothing
 
 
 @dataclass(frozen=True)
@@ -157,7 +159,9 @@ class DuplicateIndex:
 
     def compare(self, repo: str, features: Features, before: int | None = None, exclude: int | None = None
                 ) -> list[Compared]:  # fmt: skip
-        """The retrieved candidates with their signals (the model's input; the fit reads them too)."""
+        """The retrieved candidates with their signals (the model's input; the fit reads them too). The issues
+        the text names ("Duplicate of #40") are candidates whatever their words."""
+        mentioned = named(features.mentions, repo)
         with self.engine.connect() as conn:
             keys = keys_of(features) | {term_key(t) for t in features.terms}
             df = self._df(conn, repo, keys)
@@ -165,7 +169,8 @@ class DuplicateIndex:
             if total == 0:
                 return []
             chosen = _rarest(keys, df, total)
-            rows = _rows(conn, _retrieve(conn, repo, {key: idf(df[key], total) for key in chosen}))
+            ids = _retrieve(conn, repo, {key: idf(df[key], total) for key in chosen})
+            rows = _rows(conn, ids) + _numbered(conn, repo, mentioned, set(ids))
             rejected = _rejected(conn, repo, exclude) if exclude is not None else set()
             rows = [row for row in rows if row.number != exclude and row.number not in rejected
                     and (before is None or row.number < before)]  # fmt: skip
@@ -174,10 +179,12 @@ class DuplicateIndex:
             df |= self._df(conn, repo, {term_key(t) for doc in docs for t in doc.title_terms} - set(df))
         errors = {error: idf(df.get(error_key(error), 0) or 1, total) for error in features.errors}
         idf_of = _memo(lambda term: idf(df.get(term_key(term), 0) or 1, total))
-        query = Query.of(features, idf_of, idf(1, total), errors)
+        own = exclude if exclude is not None else before
+        query = dataclasses.replace(Query.of(features, idf_of, idf(1, total), errors), named=frozenset(mentioned),
+                                    number=own, lines=_uncommon(features.lines, docs), repo=repo)  # fmt: skip
         compared = []
         for row, doc in zip(rows, docs, strict=True):
-            values, matches = signals(query, doc, row.title, row.norm)
+            values, matches = signals(query, doc, row.title, row.norm, row.number)
             compared.append(Compared(row.number, row.title, row.state, values, matches))
         return compared
 
@@ -277,6 +284,26 @@ def stored(raw: str) -> Features:
     """A stored issue's features: written by record() from a Features, so read back without re-validation."""
     data = json.loads(raw)
     return Features(**{name: data[name] for name in FIELDS if name in data})
+
+
+def _uncommon(lines: list[str], docs: list[Features]) -> frozenset[str]:
+    """The query's lines that at most COMMON_LINE of the candidates share."""
+    mine = set(lines) if len(docs) >= LINE_POOL else set()
+    counts: dict[str, int] = {}
+    for doc in docs:
+        for line in mine.intersection(doc.lines):
+            counts[line] = counts.get(line, 0) + 1
+    return frozenset(line for line, count in counts.items() if count <= COMMON_LINE)
+
+
+def _numbered(conn: sa.Connection, repo: str, numbers: set[int], known: set[int]) -> list[Any]:
+    """The rows of these issue numbers not among the `known` ids."""
+    if not numbers:
+        return []
+    columns = (dup_issues.c.number, dup_issues.c.title, dup_issues.c.state, dup_issues.c.norm, dup_issues.c.features)
+    query = sa.select(*columns).where(dup_issues.c.repo == repo, dup_issues.c.number.in_(sorted(numbers)),
+                                      dup_issues.c.id.not_in(sorted(known)))  # fmt: skip
+    return list(conn.execute(query))
 
 
 def _rejected(conn: sa.Connection, repo: str, number: int) -> set[int]:

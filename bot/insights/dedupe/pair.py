@@ -14,10 +14,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from bot.insights.dedupe.features import Features
+from bot.insights.dedupe.features import named as names
 
 SIGNALS = (
     "title_words", "title_chars", "error", "exception", "frames", "words", "categories", "category_conflict",
-    "same_arch", "same_torch", "same_cuda", "env_conflict", "rare_words", "rare_error",
+    "same_arch", "same_torch", "same_cuda", "env_conflict", "rare_words", "rare_error", "named", "lines",
 )  # fmt: skip
 NGRAM = 3
 TITLE_CHAR = re.compile(r"[\W_]+")  # any script: a Chinese title has n-grams too
@@ -28,7 +29,8 @@ RARE = math.log(4)  # a word within this of the rarest idf is in at most ~3 issu
 RARITY_FLOOR = math.log(1 + 100)
 RARE_COUNT = 4  # shared rare words that make the signal 1: a project's own names (modules, scripts, models)
 IdfOf = Callable[[str], float]
-EVIDENCE_ORDER = ("error", "frames", "title", "arch", "torch", "cuda", "finding", "rare", "words")  # strongest first
+EVIDENCE_ORDER = ("named", "error", "frames", "lines", "title", "arch", "torch", "cuda", "finding", "rare", "words")
+LINES_COUNT = 3  # shared uncommon lines that make the signal 1
 
 
 @dataclass(frozen=True)
@@ -64,6 +66,10 @@ class Query:
     idf: IdfOf
     rarest: float  # the idf of a word (or an error) no other issue has
     error_idf: dict[str, float]  # each of the query's masked errors: how rare it is in the index
+    named: frozenset[int] = frozenset()  # the issues the query's text names ("Duplicate of #40")
+    number: int | None = None  # the query's own number, when it has one (an earlier issue may name it)
+    lines: frozenset[str] = frozenset()  # the query's lines that few candidates share (not a template's)
+    repo: str = ""  # the index's repository, for the links an earlier issue makes
 
     @classmethod
     def of(cls, features: Features, idf: IdfOf, rarest: float, error_idf: dict[str, float]) -> Query:
@@ -71,9 +77,16 @@ class Query:
         return cls(features, Vector.of(features.terms, idf), grams(features.title), idf, rarest, error_idf)
 
 
-def signals(query: Query, doc: Features, doc_title: str, doc_norm: float) -> tuple[dict[str, float], list[Match]]:
+def signals(query: Query, doc: Features, doc_title: str, doc_norm: float, doc_number: int | None = None
+            ) -> tuple[dict[str, float], list[Match]]:  # fmt: skip
     """The pair's signals by name, and the evidence for the ones that hold."""
     ours, matches = query.features, []
+    named = doc_number in query.named or (query.number is not None and query.number in names(doc.mentions, query.repo))
+    if named:
+        matches.append(Match("named", f"#{doc_number}"))
+    shared_lines = [line for line in doc.lines if line in query.lines]
+    if shared_lines:
+        matches.append(Match("lines", shared_lines[0]))
     title_words = _title(ours.title_terms, doc.title_terms, query.idf)
     shared_title = sorted(set(ours.title_terms) & set(doc.title_terms), key=lambda t: (-query.idf(t), t))
     if title_words >= EVIDENCE_TITLE and shared_title:
@@ -112,6 +125,8 @@ def signals(query: Query, doc: Features, doc_title: str, doc_norm: float) -> tup
         "env_conflict": min(1.0, conflicts / 2),
         "rare_words": min(1.0, len(rare) / RARE_COUNT),
         "rare_error": min(1.0, rare_error),
+        "named": 1.0 if named else 0.0,
+        "lines": min(1.0, len(shared_lines) / LINES_COUNT),
     }
     return found, sorted(matches, key=lambda m: EVIDENCE_ORDER.index(m.kind))
 

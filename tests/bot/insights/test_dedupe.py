@@ -159,3 +159,45 @@ def test_evidence_names_title_words_error_and_environment(matrix: Index) -> None
     assert found.evidence[0].startswith("same error signature: `runtimeerror: cuda error: no kernel image")
     assert "same title words: `image, kernel, rtx`" in found.evidence
     assert "same GPU arch (`sm_120`), torch minor (`2.5`), CUDA (`12.4`)" in found.evidence, found.evidence
+
+
+def test_an_issue_named_by_number_is_a_candidate_whatever_its_words(matrix: Index) -> None:
+    idx = index()
+    idx.record("o/r", 40, "Fooocus crashes on my K80", "closed", features(matrix, "It crashes after loading.", "K80"))
+    for number in range(41, 45):
+        idx.record("o/r", number, "kernel image", "open", features(matrix, TRACEBACK, "no kernel image"))
+    later = features(matrix, "_Originally posted in https://github.com/o/r/issues/40_\n" + TRACEBACK, "kernel")
+    seen = {c.number: c for c in idx.compare("o/r", later)}
+    assert seen[40].signals["named"] == 1.0 and seen[41].signals["named"] == 0.0
+    assert [m.detail for m in seen[40].matches if m.kind == "named"] == ["#40"]
+    # A link into another repository names nothing here; the command line's own index ("local") takes any link.
+    assert 40 not in {c.number for c in idx.compare("x/y", later)}
+    assert "o/r#40" in later.mentions and 40 in {c.number for c in idx.compare("o/r", later)}
+
+
+def test_an_earlier_issue_that_names_the_new_one_counts_too(matrix: Index) -> None:
+    idx = index()
+    idx.record("o/r", 7, "same as #9", "open", features(matrix, "I think #9 is the same: " + TRACEBACK, "x"))
+    [seen] = idx.compare("o/r", features(matrix, TRACEBACK, "no kernel image"), exclude=9)
+    assert seen.number == 7 and seen.signals["named"] == 1.0
+
+
+def test_backtrace_frames_and_html_entities_name_no_issue() -> None:
+    from bot.insights.dedupe.features import mentions
+
+    text = "#0  0x00007f3a in cudaLaunchKernel ()\n#1 0x1 in main\nuse &#123; and see #12, GH-7 (not #0)"
+    assert mentions(text) == ["#12", "#7"]
+
+
+def test_shared_log_lines_count_only_when_few_candidates_have_them(matrix: Index) -> None:
+    log = "Set vram state to: LOW_VRAM\nUsing pytorch cross attention in the VAE decoder stage now\n"
+    template = "I have searched the existing issues and this one is new to me\n"
+    idx = index()
+    for number in range(1, 13):  # a tracker whose template every issue keeps
+        idx.record("o/r", number, f"crash {number}", "open", features(matrix, template + f"step {number}", "crash"))
+    idx.record("o/r", 20, "OOM in the VAE", "open", features(matrix, template + log + "CUDA out of memory", "OOM"))
+    query = features(matrix, template + log + "RuntimeError: CUDA out of memory", "VAE crash")
+    assert "os: ubuntu <n>" not in features(matrix, "OS: Ubuntu 22.04.3 LTS (x86_64)\n" * 2).lines
+    seen = {c.number: c for c in idx.compare("o/r", query)}
+    assert seen[20].signals["lines"] > 0 and all(seen[n].signals["lines"] == 0 for n in range(1, 13))
+    assert any(m.kind == "lines" and "cross attention" in m.detail for m in seen[20].matches)
