@@ -15,6 +15,7 @@ weights do not (tests/bot/diagnosis/test_learned.py holds the committed weights 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import functools
 import hashlib
 import json
@@ -240,9 +241,11 @@ def summary(calibration: dict[str, Any]) -> str:
 def held_out_tune() -> list[Result]:
     """Tune through the bot's whole diagnosis (plan.conclude: rules, then the fallback where none decides), with
     each issue's fallback from the fold model that never saw its repository: tune's figure without the in-sample
-    lift of the shipped model."""
+    lift of the shipped model. Each fold model guesses from the shipped threshold (chosen on out-of-fold
+    predictions): a fold model's own is NEVER, and would hide every guess."""
     issues, matrix, clean = load("tune"), default_matrix(), Redactor(secrets_only=True).secrets
-    models = fold_models(issues)
+    shipped = Model.from_json(json.loads(MODEL_PATH.read_text(encoding="utf-8")))
+    models = [dataclasses.replace(model, threshold=shipped.threshold) for model in fold_models(issues)]
     results = []
     for issue in issues:
         title, body = clean(issue.title), clean(issue.body)

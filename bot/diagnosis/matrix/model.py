@@ -147,6 +147,10 @@ class ErrorSignature:
     example: str  # a real occurrence of the text, checked against the pattern by the consistency tests
     strength: Literal["decisive", "suggestive"] = "suggestive"
     examples: list[str] = field(default_factory=list)  # more real occurrences, worded differently, checked likewise
+    # The text's other usual causes, most telling first: where the prose names one of them (a cue of that category:
+    # "in WSL", "inside docker", "after a kernel update"), that is the diagnosis - "no CUDA-capable device" in a
+    # container is the container's, not CUDA_VISIBLE_DEVICES'.
+    other_causes: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)

@@ -18,19 +18,45 @@ TEXT_CONFIDENCE = {"decisive": 0.8, "suggestive": 0.5}
 
 @rule
 def known_error(v: View) -> Iterator[Finding]:
-    """One finding per category the quoted errors point to; `diagnose` drops it where facts said more."""
-    strongest: dict[str, tuple[ErrorSignature, Quote]] = {}
+    """One finding per category the quoted errors point to; `diagnose` drops it where facts said more. Where the
+    prose names another usual cause of the text (the row's `other_causes`), the finding is that cause's, a warning
+    at a suggestive text's confidence: the category then rests on the words as much as on the text."""
+    strongest: dict[str, tuple[ErrorSignature, Quote, Quote | None]] = {}
     for signature, quote in v.signatures:
-        held = strongest.get(signature.category)
-        if held is None or (held[0].strength == "suggestive" and signature.strength == "decisive"):
-            strongest[signature.category] = (signature, quote)
-    for category, (signature, quote) in strongest.items():
-        decisive = signature.strength == "decisive"
+        category, context = _in_context(v, signature)
+        held = strongest.get(category)
+        stronger = _strength(signature, context) == "decisive"
+        if held is None or (stronger and _strength(held[0], held[2]) == "suggestive"):
+            strongest[category] = (signature, quote, context)
+    for category, (signature, quote, context) in strongest.items():
+        strength = _strength(signature, context)
+        evidence = [f"{quote.text} ({quote.where})"] + ([f"{context.text} ({context.where})"] if context else [])
         yield finding(
-            "known_error", category, "error" if decisive else "warning", [f"{quote.text} ({quote.where})"],
-            confidence=TEXT_CONFIDENCE[signature.strength], signature=signature, quote=quote.text,
-            summary=CATEGORIES[category], have_report=v.usable_report(), families=v.matrix.matrix.families,
+            "known_error", category, "error" if strength == "decisive" else "warning", evidence,
+            confidence=TEXT_CONFIDENCE[strength], signature=signature, quote=quote.text,
+            context=context.text if context else None, summary=CATEGORIES[category], have_report=v.usable_report(),
+            families=v.matrix.matrix.families,
         )  # fmt: skip
+
+
+def _strength(signature: ErrorSignature, context: Quote | None) -> str:
+    return "suggestive" if context else signature.strength
+
+
+def _in_context(v: View, signature: ErrorSignature) -> tuple[str, Quote | None]:
+    """The category the text points to in this issue, and the prose that moved it from the row's own (or None): the
+    first of the row's other causes that a specific cue names, else the first a broad mention names."""
+    if not signature.other_causes or TWIN_FORMAT in v.case.formats:
+        return signature.category, None
+    named: dict[tuple[bool, str], Quote] = {}
+    for cue in v.matrix.matrix.cues:
+        if cue.id in v.case.cues and cue.category in signature.other_causes:
+            named.setdefault((cue.weak, cue.category), v.case.cues[cue.id])
+    for weak in (False, True):
+        for category in signature.other_causes:
+            if (weak, category) in named:
+                return category, named[(weak, category)]
+    return signature.category, None
 
 
 # What people write about their setup, where nothing printed decides: above the ask for a report, below any error text.

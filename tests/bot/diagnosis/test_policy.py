@@ -174,3 +174,25 @@ def test_a_torch_read_from_a_listing_is_evidence_for_every_rule() -> None:
     del case.report.facts["torch"]  # as where only the package list read it (the fuzz body's torch line was mangled)
     notes = [f for f in diagnose(case, default()) if f.id == "matrix_does_not_know"]
     assert notes and notes[0].evidence == ["torch==9.9.0+cu130 (package list (body, line 1))"]
+
+
+@pytest.mark.parametrize(
+    ("body", "category"),
+    [
+        # The text alone: its row's own cause.
+        ("RuntimeError: CUDA error: no CUDA-capable device is detected", "gpus_hidden_by_env"),
+        # The prose names another usual cause of the same text (errors.yaml other_causes; wording from tune issues).
+        ("I run it under WSL2 on Windows 11.\nRuntimeError: CUDA error: no CUDA-capable device is detected",
+         "wsl_specific"),
+        ("Since the kernel was upgraded it fails:\ncudaGetDeviceCount: no CUDA-capable device is detected",
+         "driver_not_loaded"),
+        ("Inside docker run -it myimage python train.py:\nRuntimeError: Found no NVIDIA driver on your system.",
+         "container_runtime"),
+    ],
+)  # fmt: skip
+def test_the_prose_names_which_usual_cause_an_ambiguous_text_has(body: str, category: str) -> None:
+    result = plan(body)
+    cause = next(f for f in result.findings if f.severity != "info")
+    assert cause.category == category and cause.severity == "warning"
+    moved = category != "gpus_hidden_by_env"
+    assert ("with what you describe" in result.comment) == moved, result.comment
