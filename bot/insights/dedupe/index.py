@@ -179,9 +179,8 @@ class DuplicateIndex:
             df |= self._df(conn, repo, {term_key(t) for doc in docs for t in doc.title_terms} - set(df))
         errors = {error: idf(df.get(error_key(error), 0) or 1, total) for error in features.errors}
         idf_of = _memo(lambda term: idf(df.get(term_key(term), 0) or 1, total))
-        own = exclude if exclude is not None else before
         query = dataclasses.replace(Query.of(features, idf_of, idf(1, total), errors), named=frozenset(mentioned),
-                                    number=own, lines=_uncommon(features.lines, docs), repo=repo)  # fmt: skip
+                                    lines=_uncommon(features.lines, docs))  # fmt: skip
         compared = []
         for row, doc in zip(rows, docs, strict=True):
             values, matches = signals(query, doc, row.title, row.norm, row.number)

@@ -14,7 +14,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from bot.insights.dedupe.features import Features
-from bot.insights.dedupe.features import named as names
 
 SIGNALS = (
     "title_words", "title_chars", "error", "exception", "frames", "words", "categories", "category_conflict",
@@ -67,9 +66,7 @@ class Query:
     rarest: float  # the idf of a word (or an error) no other issue has
     error_idf: dict[str, float]  # each of the query's masked errors: how rare it is in the index
     named: frozenset[int] = frozenset()  # the issues the query's text names ("Duplicate of #40")
-    number: int | None = None  # the query's own number, when it has one (an earlier issue may name it)
     lines: frozenset[str] = frozenset()  # the query's lines that few candidates share (not a template's)
-    repo: str = ""  # the index's repository, for the links an earlier issue makes
 
     @classmethod
     def of(cls, features: Features, idf: IdfOf, rarest: float, error_idf: dict[str, float]) -> Query:
@@ -81,7 +78,9 @@ def signals(query: Query, doc: Features, doc_title: str, doc_norm: float, doc_nu
             ) -> tuple[dict[str, float], list[Match]]:  # fmt: skip
     """The pair's signals by name, and the evidence for the ones that hold."""
     ours, matches = query.features, []
-    named = doc_number in query.named or (query.number is not None and query.number in names(doc.mentions, query.repo))
+    # Only the new issue naming an earlier one: an earlier text that holds the new number ("code #101") was written
+    # before that issue existed.
+    named = doc_number in query.named
     if named:
         matches.append(Match("named", f"#{doc_number}"))
     shared_lines = [line for line in doc.lines if line in query.lines]

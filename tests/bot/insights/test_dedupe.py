@@ -81,9 +81,10 @@ def test_suggestions_are_earlier_issues_open_ones_first_at_most_three(matrix: In
         idx.record("o/r", number, f"#{number}", "closed" if number <= 2 else "open", base)
     idx.record("o/r", 9, "later", "open", base)
     idx.record("other/repo", 1, "elsewhere", "open", base)
-    found = idx.similar("o/r", base, before=8)
+    # The order and the cut are under test, not the model: a tracker of seven copies cannot say how rare they are.
+    found = idx.similar("o/r", base, before=8, threshold=0.3)
     assert [c.number for c in found] == [3, 4, 5] and all(c.state == "open" for c in found)
-    assert [c.number for c in idx.similar("o/r", base, before=3)] == [1, 2]
+    assert [c.number for c in idx.similar("o/r", base, before=3, threshold=0.3)] == [1, 2]
     shown = duplicates(found)
     assert shown[0].evidence[0].startswith("same error signature: `runtimeerror: cuda error: no kernel image")
 
@@ -131,7 +132,7 @@ def test_nul_characters_in_an_issue_are_dropped_before_the_database(matrix: Inde
     database.record("o/r", 1, "no kernel\x00image on H200", "open", found)
     database.record("o/r", 2, "same \x00\x00", "open", found)
     assert database.title_of("o/r", 1) == "no kernelimage on H200"
-    assert [c.number for c in database.similar("o/r", found, before=2)] == [1]
+    assert [c.number for c in database.similar("o/r", found, before=2, threshold=0.3)] == [1]
     with database.engine.connect() as conn:
         keys = list(conn.scalars(sa.select(dup_postings.c.key))) + list(conn.scalars(sa.select(dup_df.c.key)))
         titles = list(conn.scalars(sa.select(dup_issues.c.title)))
@@ -175,11 +176,11 @@ def test_an_issue_named_by_number_is_a_candidate_whatever_its_words(matrix: Inde
     assert "o/r#40" in later.mentions and 40 in {c.number for c in idx.compare("o/r", later)}
 
 
-def test_an_earlier_issue_that_names_the_new_one_counts_too(matrix: Index) -> None:
+def test_an_earlier_issue_holding_the_new_number_does_not_name_it(matrix: Index) -> None:
     idx = index()
-    idx.record("o/r", 7, "same as #9", "open", features(matrix, "I think #9 is the same: " + TRACEBACK, "x"))
+    idx.record("o/r", 7, "x", "open", features(matrix, "CUDA error: invalid device ordinal (code #9)\n" + TRACEBACK))
     [seen] = idx.compare("o/r", features(matrix, TRACEBACK, "no kernel image"), exclude=9)
-    assert seen.number == 7 and seen.signals["named"] == 1.0
+    assert seen.number == 7 and seen.signals["named"] == 0.0
 
 
 def test_backtrace_frames_and_html_entities_name_no_issue() -> None:
