@@ -46,6 +46,9 @@ TORCH_VERSION = Screened(
 )
 # "2.5.1+cu124" without the word torch: a wheel's file name, a dist-info folder, a download URL ("%2B"), pip's
 # "(2.5.1+cu124)". torchvision's versions carry the same tags: only one that versions.owned_by_torch is taken.
+# xFormers' warning names the torch it was built for first and the installed one after "you have": "PyTorch
+# 2.1.0+cu121 with CUDA 1201 (you have 2.1.0+cpu)".
+YOU_HAVE = Screened(r"\(you have (\d{1,9}\.\d{1,9}(?:\.\d{1,9})?\+(?:cu\d{2,3}|cpu|rocm[\d.]{1,12}|xpu))\)")
 TAG_ONLY = Screened(r"\b(\d{1,9}\.\d{1,9}\.\d{1,9})(?:\+|%2B)(cu\d{3}|cpu|xpu|rocm[\d.]{1,12})\b", shortest=2)
 DRIVER_VERSION = Screened(r"\b(?:nvidia\s+)?driver(?:\s+version)?\s*(?:(?:is|:|=)\s*)?v?(\d{3}(?:\.\d{1,3}){0,2})\b")
 COMPANION = Screened(
@@ -163,6 +166,8 @@ def _versions(partial: Partial, text: Text) -> None:
     if found:
         match = min(found, key=lambda m: m.start())
         version = match.group(1) if match.re is TORCH_VERSION.regex else f"{match.group(1)}+{match.group(2)}"
+        if installed := YOU_HAVE.regex.search(text.section.lines[text.line_of(match.start())]):
+            version = installed.group(1)
         tag = version.split("+", 1)[1] if "+" in version else None
         info = TorchInfo(version=version, tag=tag, build=build_of(tag))
         partial.add(TORCH, info, text.section, text.line_of(match.start()))

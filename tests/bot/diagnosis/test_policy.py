@@ -196,3 +196,13 @@ def test_the_prose_names_which_usual_cause_an_ambiguous_text_has(body: str, cate
     assert cause.category == category and cause.severity == "warning"
     moved = category != "gpus_hidden_by_env"
     assert ("with what you describe" in result.comment) == moved, result.comment
+
+
+def test_the_installed_torch_is_the_one_xformers_says_you_have() -> None:
+    """xFormers names the torch it was built for first: the CPU build after "you have" is the installed one (a
+    CUDA build read from the same line would refute the CPU-only diagnosis; invoke-ai/InvokeAI#5130's wording)."""
+    body = (
+        "After upgrading it falls back to the CPU.\n```\nWARNING[XFORMERS]: xFormers can't load C++/CUDA extensions. "
+        "xFormers was built for:\n    PyTorch 2.1.0+cu121 with CUDA 1201 (you have 2.1.0+cpu)\n```"
+    )
+    assert first(plan(body)) == ("cpu_only_wheel", "error")
