@@ -15,6 +15,7 @@ from bot.diagnosis.findings import Finding
 from bot.diagnosis.learned import RULE_ID as LEARNED
 from bot.diagnosis.matrix import Index
 from bot.diagnosis.readers import Case
+from bot.diagnosis.readers.freeform import REPORT_HEADING  # our report: its facts are the environment signals
 from bot.diagnosis.rules.view import View
 
 # Findings that are not a diagnosis of the environment: an error text's usual cause (the error signature already
@@ -53,7 +54,6 @@ MAX_MENTIONS = 16
 # Not log lines: an environment listing's "Key: value" rows and tables (collect_env, nvidia-smi, issue forms) are
 # alike between any two reports once their numbers are masked; the environment is compared field by field.
 LISTING_LINE = re.compile(r"^[ \t]*(?:[|+=]|(?:[-*][ \t]?)?[\w.()/-][\w .()/-]{0,39}:(?:\s|$))")
-REPORT_HEADING = "### Environment (envtriage "  # our report: its facts are the environment signals
 MIN_LINE_CHARS = 24
 MIN_LINE_WORDS = 3
 MAX_LINES = 32
@@ -111,6 +111,7 @@ def extract(case: Case, findings: list[Finding], matrix: Index, body: str) -> Fe
     tag = (torch.tag if torch else None) or view.variant
     driver = view.driver.version if view.driver else None
     title_terms = words(case.title)
+    written = HTML_COMMENT.sub(" ", body[:BODY_CHARS])  # without our report's JSON twin and issue-form hints
     return Features(
         errors=errors,
         exceptions=list(dict.fromkeys(exceptions)),
@@ -120,11 +121,11 @@ def extract(case: Case, findings: list[Finding], matrix: Index, body: str) -> Fe
         cuda=view.torch_cuda,
         driver=driver.split(".")[0] if driver else None,
         categories=sorted({f.category for f in findings if f.category and f.id not in NOT_A_DIAGNOSIS}),
-        terms=terms(title_terms, body),
+        terms=terms(title_terms, written),
         title_terms=sorted(set(title_terms)),
         title=case.title.lower()[:TITLE_CHARS],
         mentions=mentions(case.title + "\n" + body[:BODY_CHARS]),
-        lines=lines(body, errors),
+        lines=lines(written, errors),
     )
 
 
@@ -152,11 +153,11 @@ def named(mentioned: list[str], repo: str) -> set[int]:
     return numbers
 
 
-def lines(body: str, errors: list[str]) -> list[str]:
-    """The body's longer lines, masked, that are not its error messages."""
+def lines(written: str, errors: list[str]) -> list[str]:
+    """The body's longer lines (comments already dropped), masked, that are not its error messages."""
     found: list[str] = []
     skip = set(errors)
-    for raw in HTML_COMMENT.sub(" ", body[:BODY_CHARS].split(REPORT_HEADING, 1)[0]).splitlines():
+    for raw in written.split(REPORT_HEADING, 1)[0].splitlines():
         if len(raw) < MIN_LINE_CHARS or LISTING_LINE.match(raw):
             continue
         line = mask(raw)[:LINE_CHARS]
@@ -183,8 +184,8 @@ def words(text: str) -> list[str]:
     return [word for word in WORD.findall(text.lower()) if word not in STOPWORDS and word not in PATH_WORDS]
 
 
-def terms(title_terms: list[str], body: str) -> dict[str, int]:
-    counts = Counter(words(HTML_COMMENT.sub(" ", body[:BODY_CHARS])))
+def terms(title_terms: list[str], written: str) -> dict[str, int]:
+    counts = Counter(words(written))
     for word in title_terms:  # the title says what the issue is about: it counts thrice
         counts[word] += 3
     return dict(counts.most_common(MAX_TERMS))
