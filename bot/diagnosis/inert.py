@@ -46,6 +46,16 @@ OUR_LINKS = (
     "https://download.pytorch.org/",
     "https://github.com/pytorch/",
     "https://docs.nvidia.com/",
+    # Install pages of the packages whose CPU builds errors.yaml names (rows' `install`): each reviewed, page by
+    # page, before it may be a live link in a comment (tests/bot/diagnosis/test_matrix.py holds the two together).
+    "https://docs.jax.dev/en/latest/installation.html",
+    "https://huggingface.co/docs/bitsandbytes/installation",
+    "https://mmcv.readthedocs.io/en/latest/get_started/installation.html",
+    "https://onnxruntime.ai/docs/execution-providers/CUDA-ExecutionProvider",
+    "https://github.com/facebookresearch/faiss/blob/main/INSTALL.md",
+    "https://www.dgl.ai/pages/start.html",
+    "https://www.paddlepaddle.org.cn/documentation/docs/en/install/index_en.html",
+    "https://xgboost.readthedocs.io/en/latest/install.html",
 )
 # A bare URL as GitHub could link it: to the next blank (GFM's extended autolink stops there at the latest).
 URL_TOKEN = re.compile(r"\S+")
@@ -149,6 +159,9 @@ def _dead_urls(token: re.Match[str]) -> str:
     """A token's bare URLs with a zero-width space that breaks them, unless it holds one URL and that is ours."""
     text = token.group()
     starts = [match.start() for match in BARE_URL.finditer(text)]
+    # "https://www.x" holds two starts; the link cut at "www." is the same page (an allowed link's own host).
+    if len(starts) == 2 and text[starts[0] : starts[1]].lower() == "https://":
+        starts = starts[:1]
     if len(starts) == 1 and allowed_link(text[starts[0] :]):
         return text
     return BARE_URL.sub(lambda m: m.group() + ZWSP, text)

@@ -151,6 +151,14 @@ class ErrorSignature:
     # "in WSL", "inside docker", "after a kernel update"), that is the diagnosis - "no CUDA-capable device" in a
     # container is the container's, not CUDA_VISIBLE_DEVICES'.
     other_causes: list[str] = field(default_factory=list)
+    # The package whose own build the text is about, where it is not torch: DGL's, jaxlib's or PaddlePaddle's CPU
+    # build says so in its own words while torch may well be a CUDA build. Its fix names that package and the page
+    # (`install`, from the package's own docs) that gives its CUDA build: never torch's wheel index.
+    package: str | None = None
+    install: str | None = None
+    # A fix worded for this text where the category's usual one would mislead (host RAM is not the GPU's memory;
+    # PYTORCH_CUDA_ALLOC_CONF means nothing to XLA): templates/categories/<fix>.md.j2, named <category>_<what>.
+    fix: str | None = None
 
 
 @dataclass(frozen=True)

@@ -24,6 +24,8 @@ def known_error(v: View) -> Iterator[Finding]:
     strongest: dict[str, tuple[ErrorSignature, Quote, Quote | None]] = {}
     for signature, quote in v.signatures:
         category, context = _in_context(v, signature)
+        if signature.package and context is None:
+            continue  # another package's own build: package_without_cuda
         held = strongest.get(category)
         stronger = _strength(signature, context) == "decisive"
         if held is None or (stronger and _strength(held[0], held[2]) == "suggestive"):
@@ -36,6 +38,26 @@ def known_error(v: View) -> Iterator[Finding]:
             confidence=TEXT_CONFIDENCE[strength], signature=signature, quote=quote.text,
             context=context.text if context else None, summary=CATEGORIES[category], have_report=v.usable_report(),
             families=v.matrix.matrix.families,
+        )  # fmt: skip
+
+
+@rule
+def package_without_cuda(v: View) -> Iterator[Finding]:
+    """A package other than torch says its own build has no CUDA (DGL, jaxlib, PaddlePaddle...): the fix is that
+    package's CUDA build, whatever torch is; torch's facts neither confirm nor refute it."""
+    seen: dict[str, tuple[ErrorSignature, Quote]] = {}
+    for signature, quote in v.signatures:
+        if not signature.package or _in_context(v, signature)[1] is not None:
+            continue
+        held = seen.get(signature.package)
+        if held is None or (signature.strength == "decisive" and held[0].strength == "suggestive"):
+            seen[signature.package] = (signature, quote)
+    for package, (signature, quote) in seen.items():
+        decisive = signature.strength == "decisive"
+        yield finding(
+            "package_without_cuda", signature.category, "error" if decisive else "warning",
+            [f"{quote.text} ({quote.where})"], confidence=TEXT_CONFIDENCE[signature.strength], package=package,
+            install=signature.install, quote=quote.text, have_report=v.usable_report(),
         )  # fmt: skip
 
 

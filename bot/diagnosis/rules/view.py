@@ -208,7 +208,8 @@ class View:
         return found
 
     def quoted(self, *categories: str) -> list[tuple[ErrorSignature, Quote]]:
-        return [(s, q) for s, q in self.signatures if s.category in categories]
+        """The quoted texts about torch, the driver and the GPUs for these categories (not another package's)."""
+        return [(s, q) for s, q in self.signatures if s.category in categories and s.package is None]
 
     def usable_report(self) -> bool:
         """Enough to diagnose: a structured report, or at least torch's version and the GPU or driver."""

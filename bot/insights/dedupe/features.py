@@ -21,7 +21,7 @@ from bot.diagnosis.rules.view import View
 # Findings that are not a diagnosis of the environment: an error text's usual cause (the error signature already
 # carries it, and two issues with one error can have different causes), the lack of a report, or the learned
 # fallback's guess from the words (the index compares the words itself; an issue re-indexed on close gets none).
-NOT_A_DIAGNOSIS = {"known_error", "missing_env_report", "matrix_does_not_know", LEARNED}
+NOT_A_DIAGNOSIS = {"known_error", "package_without_cuda", "missing_env_report", "matrix_does_not_know", LEARNED}
 MAX_TERMS = 100
 MAX_ERRORS = 8
 MAX_FRAMES = 3

@@ -13,12 +13,26 @@ from collector import templating
 TEMPLATES = Path(templating.template_dir()) / "categories"
 
 
-def test_every_category_has_its_wording_and_no_wording_lacks_a_category() -> None:
-    assert {path.name.removesuffix(".md.j2") for path in TEMPLATES.glob("*.md.j2")} == set(CATEGORIES)
+def test_every_category_has_its_wording_and_no_wording_lacks_a_category_or_a_row(matrix: Index) -> None:
+    """A wording is a category's usual fix, or an error row's own (`fix`, named <category>_<what>)."""
+    variants = {s.fix: s.category for s in matrix.matrix.errors if s.fix}
+    assert all(fix.startswith(category + "_") for fix, category in variants.items()), variants
+    assert {path.name.removesuffix(".md.j2") for path in TEMPLATES.glob("*.md.j2")} == set(CATEGORIES) | set(variants)
 
 
-def known_error(category: str, matrix: Index) -> str:
-    signature = ErrorSignature(id="x", category=category, strength="decisive", pattern="x", example="x", source="x")
+def test_a_row_s_own_wording_replaces_the_category_s_and_only_for_its_category(matrix: Index) -> None:
+    host = known_error("oom_or_memory", matrix, fix="oom_or_memory_host_ram")
+    assert "RAM" in host and "PYTORCH_CUDA_ALLOC_CONF" not in host
+    assert "PYTORCH_CUDA_ALLOC_CONF" in known_error("oom_or_memory", matrix)
+    # the prose moved the text to another of its causes (other_causes): that cause's usual fix, not the row's
+    moved = known_error("wsl_specific", matrix, fix="oom_or_memory_host_ram", row_category="oom_or_memory")
+    assert moved == known_error("wsl_specific", matrix)
+
+
+def known_error(category: str, matrix: Index, fix: str | None = None, row_category: str | None = None) -> str:
+    signature = ErrorSignature(
+        id="x", category=row_category or category, strength="decisive", pattern="x", example="x", source="x", fix=fix
+    )
     return templated(
         "known_error", category, "error", ["x"], signature=signature, quote="x", summary=CATEGORIES[category],
         have_report=True, families=matrix.matrix.families,

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from bot.diagnosis import inert
 from bot.diagnosis import matrix as matrix_module
 from bot.diagnosis.findings import CATEGORIES
 from bot.diagnosis.matrix.model import series, version_key
@@ -240,3 +241,12 @@ def test_every_text_pattern_has_a_keyword_to_screen_by() -> None:
     unscreened = [cue.id for pattern, _, cue in M._cue_patterns if pattern.words is None]
     unscreened += [signature.id for pattern, signature in M._error_patterns if pattern.words is None]
     assert unscreened == []
+
+
+def test_install_pages_are_reviewed_links_and_only_beside_a_package() -> None:
+    """A row's install page becomes a live link in a comment: it must be one of inert.OUR_LINKS (reviewed page by
+    page), and it belongs to a row that names the package it is about."""
+    for signature in M.matrix.errors:
+        if signature.install:
+            assert signature.package, signature.id
+            assert signature.install in inert.OUR_LINKS, (signature.id, signature.install)

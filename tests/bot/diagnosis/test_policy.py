@@ -206,3 +206,38 @@ def test_the_installed_torch_is_the_one_xformers_says_you_have() -> None:
         "xFormers was built for:\n    PyTorch 2.1.0+cu121 with CUDA 1201 (you have 2.1.0+cpu)\n```"
     )
     assert first(plan(body)) == ("cpu_only_wheel", "error")
+
+
+# DGL's own CPU build (dmlc/dgl#5427, a tune issue), beside a torch that is a CUDA build.
+DGL_CPU = (
+    "PyTorch version: 2.1.0+cu121\nIs CUDA available: True\nCUDA used to build PyTorch: 12.1\n"
+    "dgl._ffi.base.DGLError: [17:19:38] /opt/dgl/src/runtime/c_runtime_api.cc:88: Check failed: allow_missing: "
+    "Device API gpu is not enabled. Please install the cuda version of dgl.\n"
+)
+
+
+def test_another_package_s_cpu_build_is_named_with_its_own_fix_and_torch_s_facts_do_not_refute_it() -> None:
+    result = plan(DGL_CPU)
+    cause = result.findings[0]
+    assert (cause.id, cause.category) == ("package_without_cuda", "cpu_only_wheel")
+    assert "dgl" in cause.title and "https://www.dgl.ai/pages/start.html" in cause.fix
+    # never torch's wheel index: the text is not about torch
+    assert "download.pytorch.org" not in cause.fix and "pip uninstall -y torch" not in cause.fix
+    assert not any(f.id == "cpu_only_wheel" for f in result.findings)
+
+
+def test_a_torch_cpu_text_still_gets_torch_s_fix_and_a_package_text_alone_no_torch_finding() -> None:
+    torch_cpu = plan("AssertionError: Torch not compiled with CUDA enabled")
+    assert "download.pytorch.org" in torch_cpu.findings[0].fix
+    jax = plan("An NVIDIA GPU may be present on this machine, but a CUDA-enabled jaxlib is not installed. Falling back to cpu.")
+    assert [f.id for f in jax.findings if f.category == "cpu_only_wheel"] == ["package_without_cuda"]
+    assert jax.findings[0].severity == "warning" and "jaxlib" in jax.findings[0].fix
+
+
+def test_host_ram_exhaustion_is_told_as_ram_not_gpu_memory() -> None:
+    result = plan(
+        "RuntimeError: [enforce fail at alloc_cpu.cpp:73] . DefaultCPUAllocator: can't allocate memory: you tried to "
+        "allocate 116813856768 bytes. Error code 12 (Cannot allocate memory)"
+    )
+    assert first(result) == ("oom_or_memory", "error")
+    assert "RAM" in result.findings[0].fix and "PYTORCH_CUDA_ALLOC_CONF" not in result.findings[0].fix
