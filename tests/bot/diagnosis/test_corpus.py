@@ -36,3 +36,26 @@ def test_floor_on_real_issues(split: str) -> None:
 def test_every_file_has_its_split() -> None:
     """A file added without regenerating split.yaml would land in `tune` by default, a test case seen."""
     assert corpus_split.main(["--check"]) == 0
+
+
+# A cue that speaks as a specific cause (not `weak`) must be right this often where it fires in `tune`; a broader one
+# is marked weak, so that any specific cue of another category outranks it ("--gpus all" is named in as many
+# driver and CPU-build issues as in container ones).
+SPECIFIC_CUE_PRECISION = 0.6
+MEASURED_FROM = 5  # firings: fewer say nothing about a cue's precision
+
+
+def test_specific_cues_are_precise_on_tune() -> None:
+    from bot.diagnosis.matrix import default
+    from bot.diagnosis.readers import read_case
+
+    matrix = default()
+    fired: dict[str, list[bool]] = {}
+    for issue in load("tune"):
+        case = read_case(matrix, issue.body, issue.title)
+        for cue in matrix.matrix.cues:
+            if cue.id in case.cues and not cue.weak:
+                fired.setdefault(cue.id, []).append(issue.category == cue.category or cue.category in issue.also)
+    loose = {cue: f"{sum(hits)}/{len(hits)}" for cue, hits in fired.items()
+             if len(hits) >= MEASURED_FROM and sum(hits) < SPECIFIC_CUE_PRECISION * len(hits)}  # fmt: skip
+    assert not loose, f"specific cues right less than {SPECIFIC_CUE_PRECISION:.0%} of the time in tune: {loose}"
