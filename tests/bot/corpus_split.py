@@ -42,6 +42,7 @@ CITED_BEFORE = frozenset({
     "invoke-ai/invokeai", "brandleyzhou/diffnet", "sgl-project/sglang",  # the first added batch, 2026-12-01
     "alievk/avatarify-python", "apache/mxnet", "pytorch/vision", "raymondjiangkw/cogs",  # the second batch
     "abdbarho/stable-diffusion-webui-docker",  # the third batch, 2026-12-01 (second session)
+    "open-mmlab/mmdetection", "w-okada/voice-changer",  # the fourth batch
 })  # fmt: skip
 
 
