@@ -174,6 +174,10 @@ class Cue:
     examples: list[str]  # real sentences from issues, each checked against the pattern by the consistency tests
     also: str | None = None  # a second pattern that must occur somewhere in the same text
     weak: bool = False  # a broad mention (Docker, NCCL, an sm_XY): any specific cue for another category outranks it
+    # What happened, not why ("is_available() returns False"): it speaks only where no cue names a cause, even a
+    # broad one ("in docker" says why is_available() is False there).
+    symptom: bool = False
+    fix: str | None = None  # as ErrorSignature.fix: a wording of the category's fix for what these words are about
 
 
 @dataclass(frozen=True)

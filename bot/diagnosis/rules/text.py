@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from bot.diagnosis.findings import CATEGORIES, Finding
-from bot.diagnosis.matrix.model import ErrorSignature
+from bot.diagnosis.matrix.model import Cue, ErrorSignature
 from bot.diagnosis.readers.base import Quote
 from bot.diagnosis.readers.own import NAME as TWIN_FORMAT
 from bot.diagnosis.rules import finding, rule
@@ -86,6 +86,7 @@ CUE_CONFIDENCE = 0.4
 WEAK_CUE_CONFIDENCE = 0.37  # broad mentions only: below one specific cue, above a learned guess (0.35)
 CUE_AGREEING = 0.02  # each further cue for the same category
 CUE_CEILING = 0.46
+SYMPTOM_CUE_CONFIDENCE = 0.36  # below any cue that names a cause, above a learned guess
 
 
 @rule
@@ -94,17 +95,20 @@ def prose_cue(v: View) -> Iterator[Finding]:
     stronger finding exists."""
     if TWIN_FORMAT in v.case.formats:
         return  # our own report says what the words would: its listings (modules, paths, variables) are not prose
-    by_category: dict[str, list[tuple[bool, Quote]]] = {}
+    by_category: dict[str, list[tuple[Cue, Quote]]] = {}
     for cue in v.matrix.matrix.cues:
         if cue.id in v.case.cues:
-            by_category.setdefault(cue.category, []).append((cue.weak, v.case.cues[cue.id]))
+            by_category.setdefault(cue.category, []).append((cue, v.case.cues[cue.id]))
     for category, cued in by_category.items():
-        base = CUE_CONFIDENCE if not all(weak for weak, _ in cued) else WEAK_CUE_CONFIDENCE
+        if all(cue.symptom for cue, _ in cued):
+            base = SYMPTOM_CUE_CONFIDENCE
+        else:
+            base = CUE_CONFIDENCE if not all(cue.weak or cue.symptom for cue, _ in cued) else WEAK_CUE_CONFIDENCE
         confidence = min(CUE_CEILING, base + CUE_AGREEING * (len(cued) - 1))
         yield finding(
             "prose_cue", category, "warning", [f"{quote.text} ({quote.where})" for _, quote in cued],
             confidence=confidence, summary=CATEGORIES[category], quote=cued[0][1].text,
-            families=v.matrix.matrix.families,
+            families=v.matrix.matrix.families, fix=next((cue.fix for cue, _ in cued if cue.fix), None),
         )  # fmt: skip
 
 

@@ -15,7 +15,7 @@ TEMPLATES = Path(templating.template_dir()) / "categories"
 
 def test_every_category_has_its_wording_and_no_wording_lacks_a_category_or_a_row(matrix: Index) -> None:
     """A wording is a category's usual fix, or an error row's own (`fix`, named <category>_<what>)."""
-    variants = {s.fix: s.category for s in matrix.matrix.errors if s.fix}
+    variants = {row.fix: row.category for row in [*matrix.matrix.errors, *matrix.matrix.cues] if row.fix}
     assert all(fix.startswith(category + "_") for fix, category in variants.items()), variants
     assert {path.name.removesuffix(".md.j2") for path in TEMPLATES.glob("*.md.j2")} == set(CATEGORIES) | set(variants)
 
