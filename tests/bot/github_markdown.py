@@ -76,8 +76,8 @@ class _Live(HTMLParser):
     def handle_data(self, data: str) -> None:
         if self.code_depth == 0:
             self.found += [f"mention {m.group()}" for m in MENTION.finditer(data)]
-            self.found += [f"link {m.group()}" for m in WWW.finditer(data)]
-            if self.link_depth == 0:
+            if self.link_depth == 0:  # a link's own text ("https://www.x...") holds no second link: GFM nests none
+                self.found += [f"link {m.group()}" for m in WWW.finditer(data)]
                 self.references += [m.group() for m in REFERENCE.finditer(data)]
 
     def handle_comment(self, data: str) -> None:
