@@ -111,7 +111,10 @@ def extract(case: Case, findings: list[Finding], matrix: Index, body: str) -> Fe
     tag = (torch.tag if torch else None) or view.variant
     driver = view.driver.version if view.driver else None
     title_terms = words(case.title)
-    written = HTML_COMMENT.sub(" ", body[:BODY_CHARS])  # without our report's JSON twin and issue-form hints
+    # Without our report's JSON twin and issue-form hints; the words and lines are the user's own text, before our
+    # report: two reports from one machine share nearly all their words whatever their problems (the report's facts
+    # are compared field by field instead).
+    written = HTML_COMMENT.sub(" ", body[:BODY_CHARS]).split(REPORT_HEADING, 1)[0]
     return Features(
         errors=errors,
         exceptions=list(dict.fromkeys(exceptions)),
@@ -154,10 +157,10 @@ def named(mentioned: list[str], repo: str) -> set[int]:
 
 
 def lines(written: str, errors: list[str]) -> list[str]:
-    """The body's longer lines (comments already dropped), masked, that are not its error messages."""
+    """The body's longer lines (comments and our report already dropped), masked, that are not its error messages."""
     found: list[str] = []
     skip = set(errors)
-    for raw in written.split(REPORT_HEADING, 1)[0].splitlines():
+    for raw in written.splitlines():
         if len(raw) < MIN_LINE_CHARS or LISTING_LINE.match(raw):
             continue
         line = mask(raw)[:LINE_CHARS]
