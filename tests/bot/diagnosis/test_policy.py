@@ -229,7 +229,9 @@ def test_another_package_s_cpu_build_is_named_with_its_own_fix_and_torch_s_facts
 def test_a_torch_cpu_text_still_gets_torch_s_fix_and_a_package_text_alone_no_torch_finding() -> None:
     torch_cpu = plan("AssertionError: Torch not compiled with CUDA enabled")
     assert "download.pytorch.org" in torch_cpu.findings[0].fix
-    jax = plan("An NVIDIA GPU may be present on this machine, but a CUDA-enabled jaxlib is not installed. Falling back to cpu.")
+    jax = plan(
+        "An NVIDIA GPU may be present on this machine, but a CUDA-enabled jaxlib is not installed. Falling back to cpu."
+    )
     assert [f.id for f in jax.findings if f.category == "cpu_only_wheel"] == ["package_without_cuda"]
     assert jax.findings[0].severity == "warning" and "jaxlib" in jax.findings[0].fix
 

@@ -1,8 +1,9 @@
 """The floors under duplicate suggestions on real pairs (the figures: `python -m tests.bot.dedupe_eval`).
 
 Each pair is judged in an index of every background issue plus its earlier issue, as the CLI fills one. The
-floors are what the shipped model achieves on the locked `test` split, rounded down; issue 18's target is
-precision >= 0.9 and recall >= 0.7 there, which it does not reach (README, "Duplicates").
+floors are what the shipped model achieves on the locked `test` split, rounded down, as deployed (the near misses
+of one repository) and with every near miss; issue 18's target is precision >= 0.9 and recall >= 0.7 there, which
+it does not reach (README, "Duplicates").
 """
 
 from __future__ import annotations
@@ -13,10 +14,11 @@ import pytest
 
 from bot.insights.dedupe.score import model
 from tests.bot import title_baseline
-from tests.bot.dedupe_eval import evaluation, load_background, load_pairs, measure, suggested
+from tests.bot.dedupe_eval import as_deployed, evaluation, load_background, load_pairs, measure, suggested
 from tests.bot.dedupe_fit import WEIGHTS
 
-TEST_PRECISION = 0.42
+TEST_PRECISION = 0.78  # as deployed: the near misses of the same repository
+TEST_PRECISION_ALL = 0.5  # with the near misses across repositories too
 TEST_RECALL = 0.24
 
 
@@ -24,10 +26,13 @@ TEST_RECALL = 0.24
 def test_precision_and_recall_on_the_locked_test_split() -> None:
     fitted = model()
     judged = evaluation()["test"]
-    outcome = measure(judged, lambda j: suggested(j.candidates, fitted, fitted.threshold))
-    assert outcome.duplicates >= 10 and outcome.near_misses >= 40, "the real pairs are the measure; keep them"
+    deployed = as_deployed(judged)
+    outcome = measure(deployed, lambda j: suggested(j.candidates, fitted, fitted.threshold))
+    assert outcome.duplicates >= 10 and outcome.near_misses >= 30, "the real pairs are the measure; keep them"
     assert outcome.precision >= TEST_PRECISION, outcome
     assert outcome.recall >= TEST_RECALL, outcome
+    everything = measure(judged, lambda j: suggested(j.candidates, fitted, fitted.threshold))
+    assert everything.precision >= TEST_PRECISION_ALL, everything
 
 
 def test_the_weights_were_fitted_on_todays_tune_pairs() -> None:
