@@ -43,6 +43,7 @@ CITED_BEFORE = frozenset({
     "alievk/avatarify-python", "apache/mxnet", "pytorch/vision", "raymondjiangkw/cogs",  # the second batch
     "abdbarho/stable-diffusion-webui-docker",  # the third batch, 2026-12-01 (second session)
     "open-mmlab/mmdetection", "w-okada/voice-changer",  # the fourth batch
+    "stackhpc/ansible-slurm-appliance", "pytorch/pytorch.github.io", "xingyizhou/centernet",  # the fifth batch
 })  # fmt: skip
 
 
