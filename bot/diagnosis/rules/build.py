@@ -51,8 +51,9 @@ def cpu_only_wheel(v: View) -> Iterator[Finding]:
 
 @refutes("cpu_only_wheel")
 def torch_is_a_cuda_build(v: View) -> bool:
-    """torch says which CUDA it was built with: whatever the words, it is not a CPU-only build."""
-    return bool(v.torch_cuda) and not v.cpu_build
+    """torch says which CUDA it was built with: whatever the words, it is not a CPU-only build. A version named in a
+    sentence is words too, and refutes none."""
+    return bool(v.torch_cuda) and not v.cpu_build and not v.told_in_prose(TORCH)
 
 
 @rule

@@ -12,6 +12,7 @@ from bot.diagnosis.matrix import Index
 from bot.diagnosis.matrix.model import ErrorSignature, TorchRelease, is_version
 from bot.diagnosis.readers import Case
 from bot.diagnosis.readers.base import Quote
+from bot.diagnosis.readers.freeform import NAME as PROSE_READER
 from bot.diagnosis.readers.versions import build_of, tag_of
 from collector.child.packages_child import normalise
 from collector.report.model import Fact, Missing
@@ -88,6 +89,12 @@ class View:
     def fact(self, key: Key[Any]) -> Fact[Any] | None:
         result = self.report.facts.get(key.name)
         return result if isinstance(result, Fact) else None
+
+    def told_in_prose(self, key: Key[Any]) -> bool:
+        """Whether the fact was read from a sentence ("torch 2.4.1+cu121 was replaced by ...") rather than from a
+        report or a listing: a sentence can name several versions, so it is only as sure as any other words."""
+        fact = self.fact(key)
+        return fact is not None and fact.source.startswith(f"{PROSE_READER} (")
 
     def missing(self, key: Key[Any]) -> Missing | None:
         result = self.report.facts.get(key.name)

@@ -243,3 +243,17 @@ def test_host_ram_exhaustion_is_told_as_ram_not_gpu_memory() -> None:
     )
     assert first(result) == ("oom_or_memory", "error")
     assert "RAM" in result.findings[0].fix and "PYTORCH_CUDA_ALLOC_CONF" not in result.findings[0].fix
+
+
+def test_a_version_named_in_a_sentence_refutes_no_words_but_a_report_s_does() -> None:
+    # meizhong986/WhisperJAV#334 (tune): the sentence names the CUDA build that was replaced, then the CPU one.
+    told = plan(
+        "doing `pip install git+https://example.invalid/x.git` it seems to uninstall the `torch-2.11.0+cu128` and "
+        "replace it with `torch-2.12.0`\n\nEdit:Seems to install the CPU version of `torchvision-0.27.0` too",
+        "When Installing ClearerVoice-Studio it installs Torch for CPU",
+    )
+    assert first(told) == ("cpu_only_wheel", "warning")
+    reported = plan(
+        "PyTorch version: 2.5.1+cu124\nCUDA used to build PyTorch: 12.4\n\nI think pip gave me the cpu version"
+    )
+    assert all(f.category != "cpu_only_wheel" for f in reported.findings)
