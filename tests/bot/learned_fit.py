@@ -145,9 +145,9 @@ def calibrate(issues: Sequence[Issue], oof: list[list[tuple[str, float]]], open_
     """The threshold, and the cross-validated figures on all of tune and on the issues the rules leave undecided.
 
     The undecided issues are the ones the fallback serves, but they are few and vague: in tune they hold too few
-    confident guesses to set a threshold alone. So it is set on all of tune (the lowest grid value at and above
-    whose guesses are right TARGET_PRECISION of the time, wherever MIN_GUESSES make that a measure), never
-    below FLOOR, and vetoed where the undecided issues' own guesses, once MIN_UNDECIDED, fall short.
+    confident guesses to set a threshold alone. So it is set on all of tune (the lowest grid value whose guesses,
+    all those at or above it, are right TARGET_PRECISION of the time, wherever MIN_GUESSES make that a measure),
+    never below FLOOR, and not where the undecided issues' own guesses, once MIN_UNDECIDED, fall short.
     """
     kept = [n for n, is_open in enumerate(open_) if is_open]
     cases, probs = [issues[n] for n in kept], [oof[n] for n in kept]
