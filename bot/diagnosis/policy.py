@@ -7,7 +7,10 @@ The rules say what they saw; this module decides what of it the maintainer and t
    (0.5-0.6), above what the prose says about the setup (a cue, 0.4-0.46), above a learned guess (below 0.4), above
    the ask for a report (0.3).
 2. *error* is earned only by a decisive error text or by two independent facts that agree (a +cpu torch on a machine
-   with a GPU; a driver older than the CUDA torch was built with). A rule that has less says *warning*.
+   with a GPU; a driver older than the CUDA torch was built with). A rule that has less says *warning*. A text that
+   says what ran out, not that the environment is wrong ("CUDA out of memory": a leak, a batch too large, another
+   process), is a *warning* however sure (`NOT_AN_ENVIRONMENT_FAULT`): most out-of-memory issues in a tracker are
+   usage, and an error there is a false one.
 3. A fallback (a prose cue, a learned guess) speaks only where nothing stronger did: it is dropped when any finding
    other than the ask for a report reaches the confidence of a suggestive error text. It never adds a label: a
    wrong label on a stranger's issue costs more than none.
@@ -20,12 +23,18 @@ The rules say what they saw; this module decides what of it the maintainer and t
 
 from __future__ import annotations
 
-from bot.diagnosis.findings import Finding, ranked
+from bot.diagnosis.findings import Finding, Severity, ranked
 
 FALLBACKS = frozenset({"prose_cue", "learned_fallback"})
 ASK = "missing_env_report"
 STRONG = 0.5  # a suggestive error text: above this, a fallback has nothing to add
 LABELLED = 0.5  # a warning below this (a fallback) is shown but not labelled
+NOT_AN_ENVIRONMENT_FAULT = frozenset({"oom_or_memory"})  # rule 2: what its texts say is true of any environment
+
+
+def text_severity(category: str, decisive: bool) -> Severity:
+    """The severity an error text earns for `category` (rule 2)."""
+    return "error" if decisive and category not in NOT_AN_ENVIRONMENT_FAULT else "warning"
 
 
 def decide(findings: list[Finding]) -> list[Finding]:

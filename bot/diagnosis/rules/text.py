@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from bot.diagnosis import policy
 from bot.diagnosis.findings import CATEGORIES, Finding
 from bot.diagnosis.matrix.model import Cue, ErrorSignature
 from bot.diagnosis.readers.base import Quote
@@ -34,7 +35,7 @@ def known_error(v: View) -> Iterator[Finding]:
         strength = _strength(signature, context)
         evidence = [f"{quote.text} ({quote.where})"] + ([f"{context.text} ({context.where})"] if context else [])
         yield finding(
-            "known_error", category, "error" if strength == "decisive" else "warning", evidence,
+            "known_error", category, policy.text_severity(category, strength == "decisive"), evidence,
             confidence=TEXT_CONFIDENCE[strength], signature=signature, quote=quote.text,
             context=context.text if context else None, summary=CATEGORIES[category], have_report=v.usable_report(),
             families=v.matrix.matrix.families,
@@ -55,7 +56,7 @@ def package_without_cuda(v: View) -> Iterator[Finding]:
     for package, (signature, quote) in seen.items():
         decisive = signature.strength == "decisive"
         yield finding(
-            "package_without_cuda", signature.category, "error" if decisive else "warning",
+            "package_without_cuda", signature.category, policy.text_severity(signature.category, decisive),
             [f"{quote.text} ({quote.where})"], confidence=TEXT_CONFIDENCE[signature.strength], package=package,
             install=signature.install, quote=quote.text, have_report=v.usable_report(),
         )  # fmt: skip
