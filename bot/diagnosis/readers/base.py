@@ -29,6 +29,7 @@ MAX_LINES = 4000
 # first MAX_GPUS of each reader's list are read, and the GPUs fact's source says so.
 MAX_GPUS = 64
 MAX_ERRORS = 50  # error quotes kept for a case (the rules and the comment need a few)
+PROSE = "text"  # the plain-text reader's name (readers/freeform.py), here so the rules need not import that reader
 
 
 @dataclass

@@ -14,7 +14,7 @@ from typing import Literal
 
 from bot.diagnosis.matrix import Index
 from bot.diagnosis.matrix.screen import Screened
-from bot.diagnosis.readers.base import MAX_ERRORS, Partial, Quote, Section
+from bot.diagnosis.readers.base import MAX_ERRORS, PROSE, Partial, Quote, Section
 from bot.diagnosis.readers.versions import owned_by_torch
 from collector.markdown import TWIN_OPEN
 from collector.report.schema import (
@@ -36,7 +36,7 @@ from collector.report.schema import (
     TorchInfo,
 )
 
-NAME = "text"
+NAME = PROSE
 # Blanks around a separator are written so that no two quantifiers can share a blank: `\s*(?:=|\s)\s*` tries every
 # split of a long run of spaces (quadratic, and cubic with a third `\s*`: seconds for one 2,000-character line).
 # Version parts are bounded: a 2,000-digit "version" is none, and would be quoted whole in findings.

@@ -11,8 +11,8 @@ from typing import Any, TypeVar
 from bot.diagnosis.matrix import Index
 from bot.diagnosis.matrix.model import ErrorSignature, TorchRelease, is_version
 from bot.diagnosis.readers import Case
+from bot.diagnosis.readers.base import PROSE as PROSE_READER
 from bot.diagnosis.readers.base import Quote
-from bot.diagnosis.readers.freeform import NAME as PROSE_READER
 from bot.diagnosis.readers.versions import build_of, tag_of
 from collector.child.packages_child import normalise
 from collector.report.model import Fact, Missing
