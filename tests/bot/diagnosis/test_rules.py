@@ -142,3 +142,17 @@ def test_every_finding_has_evidence_a_fix_and_a_known_category(run: Run) -> None
         for finding in run(text).findings:
             assert finding.evidence and finding.fix.strip()
             assert finding.category in CATEGORIES or (finding.category is None and finding.severity == "info")
+
+
+def test_the_rules_alone_import_no_reader() -> None:
+    """The collector diagnoses its own report with the rules alone; the readers' patterns are a tenth of its run."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; from bot.diagnosis.rules import all_rules; all_rules(); "
+        "print(sorted(m for m in sys.modules if m.startswith('bot.diagnosis.readers.') and m.rsplit('.', 1)[1] in "
+        "('freeform', 'collect_env', 'nvidia_smi', 'packages', 'torch_messages')))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60)
+    assert out.stdout.strip() == "[]", out.stdout
