@@ -44,6 +44,7 @@ CITED_BEFORE = frozenset({
     "abdbarho/stable-diffusion-webui-docker",  # the third batch, 2026-12-01 (second session)
     "open-mmlab/mmdetection", "w-okada/voice-changer",  # the fourth batch
     "stackhpc/ansible-slurm-appliance", "pytorch/pytorch.github.io", "xingyizhou/centernet",  # the fifth batch
+    "lmoe/wyoming-xtts", "glucauze/sd-webui-faceswaplab", "juergenfleiss/atrain_core",  # the seventh batch
 })  # fmt: skip
 
 
