@@ -250,3 +250,11 @@ def test_install_pages_are_reviewed_links_and_only_beside_a_package() -> None:
         if signature.install:
             assert signature.package, signature.id
             assert signature.install in inert.OUR_LINKS, (signature.id, signature.install)
+
+
+@pytest.mark.parametrize(("name", "cc"), [("RTX3090", "8.6"), ("GTX1060", "6.1"), ("RTX5090", "12.0"),
+                                          ("GTX1650", "7.5"), ("RTX2080SUPER", "7.5"), ("GTX970", "5.2")])  # fmt: skip
+def test_a_model_written_without_its_space_is_known(name: str, cc: str) -> None:
+    """ "my RTX3090", "GTX1060": as common in issues as the spaced names (tune holds a dozen)."""
+    found = M.gpu(name)
+    assert found is not None and found.cc == cc
