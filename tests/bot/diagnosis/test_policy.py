@@ -254,6 +254,7 @@ def test_host_ram_exhaustion_is_told_as_ram_not_gpu_memory() -> None:
     )
     assert first(result) == ("oom_or_memory", "warning")
     assert "RAM" in result.findings[0].fix and "PYTORCH_CUDA_ALLOC_CONF" not in result.findings[0].fix
+    assert "RAM" in result.findings[0].title and "GPU memory exhausted" not in result.findings[0].title
 
 
 def test_a_version_named_in_a_sentence_refutes_no_words_but_a_report_s_does() -> None:
