@@ -78,9 +78,10 @@ HIDES_ALL = {"", "void", "none", "-1"}
 
 
 def _unsupported_by_any_wheel(v: View) -> Iterator[Finding]:
-    """Without torch's version: GPUs older than anything any wheel in the matrix was built for."""
+    """Without torch's CUDA: GPUs older than anything any wheel in the matrix was built for, where torch is in play
+    (an old GPU named in an issue about a CUDA 8 container is not a torch problem)."""
     oldest = min((version_key(arch) for wheel in v.matrix.matrix.wheels for arch in wheel.archs), default=None)
-    if oldest is None:
+    if oldest is None or v.torch is None:
         return
     for gpu in _distinct([g for g in v.gpus if g.cc and version_key(g.cc) < oldest]):
         yield finding(

@@ -156,3 +156,11 @@ def test_the_rules_alone_import_no_reader() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60)
     assert out.stdout.strip() == "[]", out.stdout
+
+
+def test_a_gpu_no_wheel_runs_on_is_a_cause_only_where_torch_is_in_play(run: Run) -> None:
+    # NVIDIA/nvidia-docker#177 (tune): a Quadro K4000 (3.0) under a CUDA 8 image; torch is nowhere in the issue.
+    nothing_of_torch = run("nvidia-docker run --rm nvidia/cuda nvidia-smi fails on my Quadro K4000")
+    assert all(f.id != "gpu_unsupported_by_any_wheel" for f in nothing_of_torch.findings)
+    with_torch = run("I use torch 2.4.1.\nMy GPU is a Quadro K4000.")
+    assert any(f.id == "gpu_unsupported_by_any_wheel" for f in with_torch.findings)
