@@ -76,6 +76,7 @@ TOPICS = {
     "flash_attention_3": Screened(r"flash[-_ ]?attn[-_ ]?3|flash[-_ ]?attention[- ]?3|\bFA3\b|flash_attn_interface"),
     "flash_attention": Screened(r"flash[-_ ]?attn|flash[-_ ]?attention"),
     "mig": Screened(r"(?<!\| )\bMIG\b(?! ?(?:\||M\.))", flags=0),  # not the "| MIG |" / "MIG M." headers
+    "torch": Screened(r"\b(?:py)?torch\b"),  # torch is in play: named, installed, or in a traceback's paths
 }
 # "nccl_hang": a collective's name and a word for hanging within NEAR characters of one line, either first. As one
 # pattern, `(nccl|...).{0,60}\b(hang|...)` scanned 60 characters from every occurrence of a word (60 ms for 64 KB
