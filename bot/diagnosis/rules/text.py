@@ -109,8 +109,21 @@ def prose_cue(v: View) -> Iterator[Finding]:
         yield finding(
             "prose_cue", category, "warning", [f"{quote.text} ({quote.where})" for _, quote in cued],
             confidence=confidence, summary=CATEGORIES[category], quote=cued[0][1].text,
-            families=v.matrix.matrix.families, fix=next((cue.fix for cue, _ in cued if cue.fix), None),
+            families=v.matrix.matrix.families, fix=_cue_wording(v, category, [cue for cue, _ in cued]),
         )  # fmt: skip
+
+
+# Categories about torch's own build, and their wording for an issue that never names torch (the words may be
+# about another package's build: "the release binary is a CPU-only build").
+UNNAMED = {"cpu_only_wheel": "cpu_only_wheel_unnamed"}
+
+
+def _cue_wording(v: View, category: str, cues: list[Cue]) -> str | None:
+    """The cues' own wording of the fix, else the wording for an issue that never names torch, else None."""
+    own = next((cue.fix for cue in cues if cue.fix), None)
+    if own or v.torch is not None or "torch" in v.case.topics:
+        return own
+    return UNNAMED.get(category)
 
 
 # Below every diagnosis, even one from a vague error text: asking for a report is what to do next, not the cause.

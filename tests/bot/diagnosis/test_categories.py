@@ -8,6 +8,7 @@ from pathlib import Path
 from bot.diagnosis.findings import CATEGORIES, templated
 from bot.diagnosis.matrix import Index
 from bot.diagnosis.matrix.model import ErrorSignature
+from bot.diagnosis.rules.text import UNNAMED
 from collector import templating
 
 TEMPLATES = Path(templating.template_dir()) / "categories"
@@ -16,6 +17,7 @@ TEMPLATES = Path(templating.template_dir()) / "categories"
 def test_every_category_has_its_wording_and_no_wording_lacks_a_category_or_a_row(matrix: Index) -> None:
     """A wording is a category's usual fix, or an error row's own (`fix`, named <category>_<what>)."""
     variants = {row.fix: row.category for row in [*matrix.matrix.errors, *matrix.matrix.cues] if row.fix}
+    variants |= {fix: category for category, fix in UNNAMED.items()}
     assert all(fix.startswith(category + "_") for fix, category in variants.items()), variants
     assert {path.name.removesuffix(".md.j2") for path in TEMPLATES.glob("*.md.j2")} == set(CATEGORIES) | set(variants)
 

@@ -269,3 +269,13 @@ def test_a_version_named_in_a_sentence_refutes_no_words_but_a_report_s_does() ->
         "PyTorch version: 2.5.1+cu124\nCUDA used to build PyTorch: 12.4\n\nI think pip gave me the cpu version"
     )
     assert all(f.category != "cpu_only_wheel" for f in reported.findings)
+
+
+def test_words_about_a_cpu_only_build_in_an_issue_that_never_names_torch_get_no_torch_command() -> None:
+    """A CPU-only "release binary" may be llama.cpp's or onnxruntime's: torch's reinstall would be wrong."""
+    unnamed = plan("The release binary is a CPU-only build, so the GPU is never used.")
+    cause = unnamed.findings[0]
+    assert cause.category == "cpu_only_wheel" and "pip uninstall -y torch" not in cause.fix
+    assert "torch is a CPU-only build" not in cause.title
+    named = plan("pip gave me the cpu-only build of torch")
+    assert "pip uninstall -y torch" in named.findings[0].fix
