@@ -79,9 +79,9 @@ HIDES_ALL = {"", "void", "none", "-1"}
 
 def _unsupported_by_any_wheel(v: View) -> Iterator[Finding]:
     """Without torch's CUDA: GPUs older than anything any wheel in the matrix was built for, where torch is in play
-    (named, installed or in a traceback: an old GPU in an issue about a CUDA 8 container is not a torch problem)."""
+    (an old GPU in an issue about a CUDA 8 container is not a torch problem)."""
     oldest = min((version_key(arch) for wheel in v.matrix.matrix.wheels for arch in wheel.archs), default=None)
-    if oldest is None or (v.torch is None and "torch" not in v.case.topics):
+    if oldest is None or not v.torch_in_play:
         return
     for gpu in _distinct([g for g in v.gpus if g.cc and version_key(g.cc) < oldest]):
         yield finding(

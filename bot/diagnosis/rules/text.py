@@ -101,10 +101,14 @@ def prose_cue(v: View) -> Iterator[Finding]:
         if cue.id in v.case.cues:
             by_category.setdefault(cue.category, []).append((cue, v.case.cues[cue.id]))
     for category, cued in by_category.items():
-        if all(cue.symptom for cue, _ in cued):
-            base = SYMPTOM_CUE_CONFIDENCE
-        else:
-            base = CUE_CONFIDENCE if not all(cue.weak or cue.symptom for cue, _ in cued) else WEAK_CUE_CONFIDENCE
+        kinds = {"symptom" if cue.symptom else "weak" if cue.weak else "specific" for cue, _ in cued}
+        base = (
+            CUE_CONFIDENCE
+            if "specific" in kinds
+            else WEAK_CUE_CONFIDENCE
+            if "weak" in kinds
+            else SYMPTOM_CUE_CONFIDENCE
+        )
         confidence = min(CUE_CEILING, base + CUE_AGREEING * (len(cued) - 1))
         yield finding(
             "prose_cue", category, "warning", [f"{quote.text} ({quote.where})" for _, quote in cued],
@@ -121,7 +125,7 @@ UNNAMED = {"cpu_only_wheel": "cpu_only_wheel_unnamed"}
 def _cue_wording(v: View, category: str, cues: list[Cue]) -> str | None:
     """The cues' own wording of the fix, else the wording for an issue that never names torch, else None."""
     own = next((cue.fix for cue in cues if cue.fix), None)
-    if own or v.torch is not None or "torch" in v.case.topics:
+    if own or v.torch_in_play:
         return own
     return UNNAMED.get(category)
 

@@ -96,6 +96,12 @@ class View:
         fact = self.fact(key)
         return fact is not None and fact.source.startswith(f"{PROSE_READER} (")
 
+    @property
+    def torch_in_play(self) -> bool:
+        """Whether the issue is about torch at all: a version read, or torch named anywhere (installed, in a
+        traceback's paths). An old GPU under a CUDA 8 image, or "the release binary is CPU-only", may not be."""
+        return self.torch is not None or "torch" in self.case.topics
+
     def missing(self, key: Key[Any]) -> Missing | None:
         result = self.report.facts.get(key.name)
         return result if isinstance(result, Missing) else None
