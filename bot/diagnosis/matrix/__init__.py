@@ -159,8 +159,14 @@ class Index:
     # --- CUDA and drivers ------------------------------------------------------------------------------
 
     def family(self, cuda_version: str) -> CudaFamily | None:
-        major = version_key(cuda_version)[0]
-        return next((family for family in self.matrix.families if family.major == major), None)
+        """The driver floor and CC range for a build with this CUDA: its release's own row (before CUDA 11), else
+        its major's."""
+        key = version_key(cuda_version)
+        major, minor = key[0], key[1] if len(key) > 1 else None
+        rows = [family for family in self.matrix.families if family.major == major]
+        return next((f for f in rows if f.minor is not None and f.minor == minor), None) or next(
+            (f for f in rows if f.minor is None), None
+        )
 
     def last_branch_for(self, cc: str) -> DriverBranch | None:
         """For old GPUs: the last driver branch that supports their architecture."""

@@ -46,7 +46,11 @@ class Toolkit:
 
 @dataclass(frozen=True)
 class CudaFamily:
-    """Minor-version compatibility: anything built with CUDA <major>.x runs on a driver >= min_driver."""
+    """Minor-version compatibility: anything built with CUDA <major>.x runs on a driver >= min_driver.
+
+    Before CUDA 11 there was none: a 10.1 build needs the driver the 10.1 toolkit shipped with, so each such
+    release is a row of its own (`minor` set), and the row for the exact release is the one that applies.
+    """
 
     major: int
     min_driver_linux: str
@@ -55,6 +59,12 @@ class CudaFamily:
     min_driver_windows: str | None = None
     min_cc: str | None = None  # the oldest compute capability this toolkit family can compile for
     max_cc: str | None = None
+    minor: int | None = None  # a release of its own (CUDA < 11); None: the whole major
+
+    @property
+    def label(self) -> str:
+        """How the text names what the row covers: "12.x", or "10.1" for a release of its own."""
+        return f"{self.major}.{self.minor}" if self.minor is not None else f"{self.major}.x"
 
 
 @dataclass(frozen=True)

@@ -68,7 +68,7 @@ def driver_too_old(v: View) -> Iterator[Finding]:
     if v.driver.version:
         too_old = version_key(v.driver.version) < version_key(floor)
     elif v.driver.cuda_max:
-        too_old = version_key(v.driver.cuda_max)[0] < family.major
+        too_old = version_key(v.driver.cuda_max)[:2] < (family.major, family.minor or 0)
     else:
         return
     if not too_old:
@@ -77,7 +77,7 @@ def driver_too_old(v: View) -> Iterator[Finding]:
     wheel = advice.choose(v.matrix, ccs(v), None if v.windows else v.driver.version, not_before=start)
     yield finding(
         "driver_too_old", "driver_too_old", "error", [*v.evidence(TORCH), *v.evidence(DRIVER)],
-        cuda=cuda, driver=v.driver.version, driver_cuda=v.driver.cuda_max, floor=floor, branch=family.min_driver_branch,
+        cuda=cuda, driver=v.driver.version, driver_cuda=v.driver.cuda_max, floor=floor, branch=family.min_driver_branch, covers=family.label,
         command=advice.install_command(wheel) if wheel and wheel.cuda != cuda else None,
         wheel_cuda=wheel.cuda if wheel else None, source=family.source,
     )  # fmt: skip

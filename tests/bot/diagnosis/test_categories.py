@@ -43,8 +43,12 @@ def known_error(category: str, matrix: Index, fix: str | None = None, row_catego
 
 def test_driver_floors_in_the_wording_are_the_matrix_s(matrix: Index) -> None:
     fix = known_error("driver_too_old", matrix)
-    for family in matrix.matrix.families:
+    majors = [family for family in matrix.matrix.families if family.minor is None]
+    assert majors
+    for family in majors:
         assert f"CUDA {family.major}.x wheels need >= {family.min_driver_linux}" in fix
+    # The releases before CUDA 11, each with its own floor, are too old to list for an error text alone.
+    assert "410.48" not in fix
 
 
 def test_each_category_s_fix_renders(matrix: Index) -> None:
