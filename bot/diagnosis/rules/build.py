@@ -77,7 +77,8 @@ def driver_too_old(v: View) -> Iterator[Finding]:
     wheel = advice.choose(v.matrix, ccs(v), None if v.windows else v.driver.version, not_before=start)
     yield finding(
         "driver_too_old", "driver_too_old", "error", [*v.evidence(TORCH), *v.evidence(DRIVER)],
-        cuda=cuda, driver=v.driver.version, driver_cuda=v.driver.cuda_max, floor=floor, branch=family.min_driver_branch, covers=family.label,
+        cuda=cuda, driver=v.driver.version, driver_cuda=v.driver.cuda_max, floor=floor, branch=family.min_driver_branch,
+        covers=family.label,
         command=advice.install_command(wheel) if wheel and wheel.cuda != cuda else None,
         wheel_cuda=wheel.cuda if wheel else None, source=family.source,
     )  # fmt: skip

@@ -73,7 +73,8 @@ def test_driver_too_old_for_cuda_13(run: Run) -> None:
 
 def test_before_cuda_11_each_release_needs_its_own_driver(run: Run) -> None:
     # pytorch/pytorch#28321's report, trimmed: a 10.1 build on the 410 driver that CUDA 10.0 shipped with.
-    env = "PyTorch version: 1.3.0\nCUDA used to build PyTorch: 10.1.243\nGPU models and configuration: GPU 0: Tesla T4\n"
+    env = "PyTorch version: 1.3.0\nCUDA used to build PyTorch: 10.1.243\n"
+    env += "GPU models and configuration: GPU 0: Tesla T4\n"
     category, fix = top(run(env + "Nvidia driver version: 410.104"))
     assert category == "driver_too_old"
     assert ">= 418.39" in fix and "CUDA 10.1 wheels" in fix and "10.x" not in fix
