@@ -66,8 +66,9 @@ DOCKER = Screened(
 ASSIGNMENT = Screened(
     r"\b((?:CUDA|NVIDIA)_VISIBLE_DEVICES|CUDA_DEVICE_ORDER|LD_LIBRARY_PATH|NCCL_[A-Z_]+|PYTORCH_CUDA_ALLOC_CONF)"
     # A quoted value may follow spaces (Python); a bare one may not: in `env CUDA_VISIBLE_DEVICES= python3` the
-    # variable is set to the empty string and python3 is the command.
-    r"""(?:["']\])?\s*=(?:\s*["']([^"'\n]*)|([^\s"'`;]*))""",
+    # variable is set to the empty string and python3 is the command. With spaces on both sides of `=`
+    # (`export CUDA_VISIBLE_DEVICES = 0`) it is no shell assignment at all: the value meant is the one written after.
+    r"""(?:["']\])?(?:\s+=\s*|\s*=(?=\s*["'])\s*|=)(?:["']([^"'\n]*)|([^\s"'`;]*))""",
     flags=0,
 )
 # Subjects named in prose that some rules need alongside the facts (an A100 alone says nothing about FP8).

@@ -97,7 +97,8 @@ def gpus_hidden_by_env(v: View) -> Iterator[Finding]:
         for name, value in v.env.items()
         if name == "CUDA_VISIBLE_DEVICES" or (name == "NVIDIA_VISIBLE_DEVICES" and value.strip().lower() in HIDES_ALL)
     }
-    if not hiding or any(g.gpu.mig_mode for g in v.gpus):
+    # A MIG slice is chosen by its UUID in CUDA_VISIBLE_DEVICES ("MIG-…"): what it shows is mig_related's business.
+    if not hiding or any(g.gpu.mig_mode for g in v.gpus) or any("mig" in value.lower() for value in hiding.values()):
         return
     seen_by_torch = v.torch.device_count if v.torch else None
     total = len(v.gpus)

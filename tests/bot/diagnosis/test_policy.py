@@ -86,6 +86,39 @@ def test_cuda_unknown_error_points_to_the_driver_not_the_variable_it_names() -> 
     assert first(plan(body)) == ("driver_not_loaded", "warning")
 
 
+def test_a_variable_that_shows_gpu_0_is_not_what_hides_it() -> None:
+    # pytorch/pytorch#49081 (tune): the driver had been installed without a reboot.
+    body = (
+        "RuntimeError: CUDA unknown error - this may be due to an incorrectly set up environment, e.g. changing env "
+        "variable CUDA_VISIBLE_DEVICES after program start. Setting the available devices to be zero.\n"
+        "and I do set the available devices in `~/.bashrc` as followed:\n```\nexport CUDA_VISIBLE_DEVICES = 0\n```\n"
+        "GPU configuration: NVIDIA A100"
+    )
+    assert first(plan(body)) == ("driver_not_loaded", "warning")
+
+
+def test_a_mig_slice_chosen_by_its_uuid_is_mig_s_business() -> None:
+    body = (
+        "on a MIG device, `CUDA_VISIBLE_DEVICES=MIG-4f4f1c9a-2a4e-5b1c-9f0e-0d6f2a3b4c5d python -m app` and then\n"
+        "RuntimeError: CUDA error: invalid device ordinal"
+    )
+    result = plan(body)
+    assert first(result) == ("mig_related", "error")
+    assert all(f.id != "gpus_hidden_by_env" for f in result.findings)
+
+
+def test_error_804_points_to_the_host_driver_as_a_warning() -> None:
+    # vllm-project/vllm#4940 (tune): the vllm-openai image on a host driver older than its CUDA.
+    body = (
+        'I use the command above to test and occur "RuntimeError: Unexpected error from cudaGetDeviceCount(). Did you '
+        "run some cuda functions before calling NumCudaDevices() that might have already set an error? Error 804: "
+        'forward compatibility was attempted on non supported HW"'
+    )
+    result = plan(body)
+    assert first(result) == ("driver_too_old", "warning")
+    assert "compat" in next(f for f in result.findings if f.category == "driver_too_old").fix
+
+
 def test_a_cue_names_a_likely_cause_without_a_label() -> None:
     result = plan("Upon reboot nouveau is loaded again instead of the nvidia driver.", "GPU not found")
     cue = result.findings[0]

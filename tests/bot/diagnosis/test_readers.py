@@ -182,6 +182,8 @@ def test_nothing_to_read(matrix: Index) -> None:
         ("CUDA_VISIBLE_DEVICES=0,1 torchrun train.py", "0,1"),
         ('os.environ["CUDA_VISIBLE_DEVICES"] = "2"', "2"),
         ("export CUDA_VISIBLE_DEVICES='3'", "3"),
+        # spaces on both sides are no shell assignment; the value meant is the one written (pytorch/pytorch#49081)
+        ("export CUDA_VISIBLE_DEVICES = 0", "0"),
     ],
 )
 def test_environment_assignments_read_as_the_shell_does(matrix: Index, line: str, value: str) -> None:
