@@ -57,6 +57,10 @@ COMPANION = Screened(
 )
 PYTHON_VERSION = Screened(r"\bpython\s*(?:version\s*)?(?:[:=]\s*)?(3\.\d{1,2}(?:\.\d{1,2})?)\b")
 WINDOWS = Screened(r"\bwindows\s*(1[01]|server)\b|\bwin(?:dows)?\s?1[01]\b|[A-Z]:\\\\?(?:Users|Program)")
+# A Mac: torch for macOS has never had CUDA (Apple GPUs are reached through MPS).
+MAC = Screened(
+    r"\bmacOS\b|\bMac ?OS ?X\b|\bMacBook\b|\bApple M[1-5]\b|\bApple Silicon\b|\b(?:on|using) (?:a |my )?Mac\b"
+)
 WSL = Screened(r"\bWSL\s*[12]?\b|microsoft-standard-WSL2")
 DOCKER = Screened(
     r"\bdocker run\b|\bnvidia-docker\b|\b(?:in|inside|within|using|from) (?:a |the |my )?docker\b|"
@@ -199,6 +203,9 @@ def _environment(partial: Partial, text: Text) -> None:
         if not WSL.regex.search(text.section.lines[index]):
             partial.add(OS, OsInfo(system="Windows", machine="unknown"), text.section, index)
             break
+    else:
+        if mac := text.first(MAC):
+            partial.add(OS, OsInfo(system="Darwin", machine="unknown"), text.section, text.line_of(mac.start()))
     if wsl := text.first(WSL):
         version = 1 if WSL_1.fullmatch(wsl.group(0)) else 2
         runtime = Runtime(wsl=version, evidence=[wsl.group(0)])  # type: ignore[arg-type]

@@ -195,6 +195,11 @@ class View:
         return bool(os_info and os_info.system == "Windows")
 
     @property
+    def mac(self) -> bool:
+        os_info = self.report.get(OS)
+        return bool(os_info and os_info.system == "Darwin")
+
+    @property
     def env(self) -> dict[str, str]:
         return self.report.get(ENV) or {}
 

@@ -119,6 +119,16 @@ def test_error_804_points_to_the_host_driver_as_a_warning() -> None:
     assert "compat" in next(f for f in result.findings if f.category == "driver_too_old").fix
 
 
+def test_on_a_mac_a_cpu_build_is_all_torch_has() -> None:
+    # datalab-to/chandra#11 (tune, fine): the code asked for CUDA on an Apple M2.
+    body = "I am running it on mac with following specification\n\nChipset Model: Apple M2\n\n" + (
+        "  Error processing input.pdf: Torch not compiled with CUDA enabled"
+    )
+    assert all(f.category != "cpu_only_wheel" for f in plan(body, "Torch not compiled with CUDA enabled").findings)
+    # The same text on a PC with an NVIDIA GPU is the CPU-only wheel, as an error.
+    assert first(plan("RTX 4070, Windows 11\nTorch not compiled with CUDA enabled")) == ("cpu_only_wheel", "error")
+
+
 def test_a_cue_names_a_likely_cause_without_a_label() -> None:
     result = plan("Upon reboot nouveau is loaded again instead of the nvidia driver.", "GPU not found")
     cue = result.findings[0]
