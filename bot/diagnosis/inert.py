@@ -56,6 +56,7 @@ OUR_LINKS = (
     "https://www.dgl.ai/pages/start.html",
     "https://www.paddlepaddle.org.cn/documentation/docs/en/install/index_en.html",
     "https://xgboost.readthedocs.io/en/latest/install.html",
+    "https://github.com/traveller59/spconv",  # its README's install table (spconv-cu118, spconv-cu120, ...)
 )
 # A bare URL as GitHub could link it: to the next blank (GFM's extended autolink stops there at the latest).
 URL_TOKEN = re.compile(r"\S+")
