@@ -91,6 +91,19 @@ def test_committed_threshold_is_the_one_its_calibration_chose(committed: dict[st
     assert chosen["guesses"] and chosen["right"] >= learned_fit.TARGET_PRECISION * chosen["guesses"]
 
 
+def test_committed_hint_is_the_one_its_calibration_chose(committed: dict[str, Any]) -> None:
+    calibration = committed["calibration"]
+    table = {float(t): row for t, row in calibration["by_threshold"].items()}
+    every = {t: row["all_tune"] for t, row in table.items()}
+    undecided = {t: row["undecided"] for t, row in table.items()}
+    hint = learned_fit.choose_hint(every, undecided, committed["threshold"])
+    assert committed["hint"] == calibration["hint"] == hint <= committed["threshold"]
+    hinted = calibration["undecided_at_hint"]
+    if hint < committed["threshold"]:
+        assert hinted["guesses"] >= learned_fit.MIN_UNDECIDED
+        assert hinted["right"] >= learned_fit.HINT_PRECISION * hinted["guesses"]
+
+
 def test_the_file_is_small_and_json() -> None:
     assert MODEL_PATH.stat().st_size < 400_000
     assert MODEL_PATH.read_text(encoding="utf-8").endswith("}\n")
@@ -144,6 +157,22 @@ def test_every_category_is_worded_as_a_likely_warning(category: str, matrix: Ind
     assert found is not None and found.category == category and found.severity == "warning"
     assert found.title.startswith("Likely:") and "words like nvidia" in found.evidence[0]
     assert found.confidence < 0.4  # below a prose cue's
+
+
+@pytest.mark.parametrize("category", sorted(set(CATEGORIES) - NOT_A_GUESS))
+def test_below_the_threshold_a_possibly_gives_a_check_and_no_fix(category: str, matrix: Index) -> None:
+    unsure = Model(("fine", category), (0.0, 0.6), {}, threshold=0.9, hint=0.5)  # p = 0.646
+    found = fallback_finding("x", "nvidia", [], matrix, using=unsure)
+    assert found is not None and found.category == category and found.severity == "warning"
+    assert found.title.startswith("Possibly:") and "to check it:" in found.fix
+    assert not any(word in found.fix for word in ("pip install", "pip uninstall", "apt", "--index-url"))
+    likely = fallback_finding("x", "nvidia", [], matrix, using=Model(unsure.classes, unsure.bias, {}, threshold=0.6))
+    assert likely is not None and likely.confidence > found.confidence > 0.3  # both above the ask
+
+
+def test_below_the_hint_it_says_nothing(matrix: Index) -> None:
+    unsure = Model(("fine", "driver_too_old"), (0.0, 0.6), {}, threshold=0.9, hint=0.7)
+    assert fallback_finding("x", "nvidia", [], matrix, using=unsure) is None
 
 
 def test_never_guesses_fine_or_a_missing_report(matrix: Index) -> None:
