@@ -45,6 +45,7 @@ FOLDS = 5
 TARGET_PRECISION = 0.9  # wrong warnings are costly: prefer a miss
 GRID = [round(0.3 + 0.05 * step, 2) for step in range(14)]  # 0.30 ... 0.95
 NEVER = 1.0  # the threshold where no grid value holds the target: the fallback never guesses
+ABSTAIN = [("fine", 1.0)]  # an out-of-fold "prediction" for an issue the model knows too few words of: no guess
 FLOOR = 0.5  # never below: the undecided issues are harder than tune as a whole
 MIN_GUESSES = 20  # fewer guesses at a threshold do not measure its precision on all of tune
 MIN_UNDECIDED = 5  # nor on the undecided issues
@@ -121,9 +122,14 @@ def fold_models(issues: Sequence[Issue]) -> list[Model]:
 
 
 def out_of_fold(issues: Sequence[Issue]) -> list[list[tuple[str, float]]]:
-    """Each issue's probabilities from the model fitted on the folds that do not hold its repository."""
+    """Each issue's probabilities from the model fitted on the folds that do not hold its repository; ABSTAIN where
+    that model knows too few of its words to guess (Model.knows_enough), as the bot would."""
     models = fold_models(issues)
-    return [models[fold(issue)].probabilities(features(issue.title, issue.body)) for issue in issues]
+    found = []
+    for issue in issues:
+        model, words = models[fold(issue)], features(issue.title, issue.body)
+        found.append(model.probabilities(words) if model.knows_enough(words) else ABSTAIN)
+    return found
 
 
 def undecided(issues: Sequence[Issue]) -> list[bool]:

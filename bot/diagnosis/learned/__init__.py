@@ -36,6 +36,9 @@ NOT_A_GUESS = frozenset({"fine", "missing_env_report"})
 # Below a prose cue (0.4) and above the ask for a report (0.3): a guess from words the rules did not recognise.
 CONFIDENCE = 0.35
 HINT_CONFIDENCE = 0.32  # a "possibly": still above the ask, which it does not replace
+# A guess needs this many distinct words the model weighs: "help" alone would otherwise get the commonest
+# category's prior back as a guess.
+MIN_KNOWN_WORDS = 3
 EVIDENCE_WORDS = 6
 
 
@@ -78,8 +81,15 @@ class Model:
         total = sum(exps)
         return sorted(zip(self.classes, (e / total for e in exps), strict=True), key=lambda pair: -pair[1])
 
+    def knows_enough(self, words: Iterable[str]) -> bool:
+        """Whether the issue has MIN_KNOWN_WORDS distinct words (title or body) the model weighs."""
+        return len({word.removeprefix("t:") for word in words if word in self.weights}) >= MIN_KNOWN_WORDS
+
     def guess(self, words: frozenset[str], at: float | None = None) -> tuple[str, float] | None:
-        """The best class and its probability where it is at least `at` (the "likely" threshold unless given)."""
+        """The best class and its probability where it is at least `at` (the "likely" threshold unless given) and
+        the issue has words enough to go by."""
+        if not self.knows_enough(words):
+            return None
         category, probability = self.probabilities(words)[0]
         if category in NOT_A_GUESS or probability < (self.threshold if at is None else at):
             return None

@@ -21,6 +21,9 @@ from bot.diagnosis.matrix import default as default_matrix
 from tests.bot import learned_fit
 from tests.bot.corpus import Issue, load
 
+# Words a synthetic model knows without their moving any class: a guess needs a few known words to go by.
+NEUTRAL: dict[str, tuple[tuple[int, float], ...]] = {word: ((1, 0.0),) for word in ("nvidia", "cuda", "gpu")}
+
 # Clearly worded tune issues, each with little or no error text.
 CLEAR = {
     "https://github.com/illinois-scicomp/machine-shop-maintenance/issues/60": "driver_not_loaded",
@@ -152,8 +155,8 @@ def test_says_nothing_where_a_rule_decides(tune: list[Issue], matrix: Index) -> 
 @pytest.mark.parametrize("category", sorted(set(CATEGORIES) - NOT_A_GUESS))
 def test_every_category_is_worded_as_a_likely_warning(category: str, matrix: Index) -> None:
     classes = ("fine", category)
-    sure = Model(classes, (0.0, 5.0), {"nvidia": ((1, 3.0),)}, threshold=0.5)
-    found = fallback_finding("x", "nvidia", [], matrix, using=sure)
+    sure = Model(classes, (0.0, 5.0), {**NEUTRAL, "nvidia": ((1, 3.0),)}, threshold=0.5)
+    found = fallback_finding("x", "nvidia cuda gpu", [], matrix, using=sure)
     assert found is not None and found.category == category and found.severity == "warning"
     assert found.title.startswith("Likely:") and "words like nvidia" in found.evidence[0]
     assert found.confidence < 0.4  # below a prose cue's
@@ -161,18 +164,26 @@ def test_every_category_is_worded_as_a_likely_warning(category: str, matrix: Ind
 
 @pytest.mark.parametrize("category", sorted(set(CATEGORIES) - NOT_A_GUESS))
 def test_below_the_threshold_a_possibly_gives_a_check_and_no_fix(category: str, matrix: Index) -> None:
-    unsure = Model(("fine", category), (0.0, 0.6), {}, threshold=0.9, hint=0.5)  # p = 0.646
-    found = fallback_finding("x", "nvidia", [], matrix, using=unsure)
+    unsure = Model(("fine", category), (0.0, 0.6), NEUTRAL, threshold=0.9, hint=0.5)  # p = 0.646
+    found = fallback_finding("x", "nvidia cuda gpu", [], matrix, using=unsure)
     assert found is not None and found.category == category and found.severity == "warning"
     assert found.title.startswith("Possibly:") and "to check it:" in found.fix
     assert not any(word in found.fix for word in ("pip install", "pip uninstall", "apt", "--index-url"))
-    likely = fallback_finding("x", "nvidia", [], matrix, using=Model(unsure.classes, unsure.bias, {}, threshold=0.6))
+    sure = Model(unsure.classes, unsure.bias, NEUTRAL, threshold=0.6)
+    likely = fallback_finding("x", "nvidia cuda gpu", [], matrix, using=sure)
     assert likely is not None and likely.confidence > found.confidence > 0.3  # both above the ask
 
 
 def test_below_the_hint_it_says_nothing(matrix: Index) -> None:
-    unsure = Model(("fine", "driver_too_old"), (0.0, 0.6), {}, threshold=0.9, hint=0.7)
-    assert fallback_finding("x", "nvidia", [], matrix, using=unsure) is None
+    unsure = Model(("fine", "driver_too_old"), (0.0, 0.6), NEUTRAL, threshold=0.9, hint=0.7)
+    assert fallback_finding("x", "nvidia cuda gpu", [], matrix, using=unsure) is None
+
+
+def test_a_word_or_two_is_nothing_to_go_by(matrix: Index) -> None:
+    # The class prior alone (the commonest category) would otherwise come back as a guess for "help".
+    sure = Model(("fine", "cpu_only_wheel"), (0.0, 5.0), NEUTRAL, threshold=0.5)
+    assert fallback_finding("help", "nvidia cuda", [], matrix, using=sure) is None
+    assert fallback_finding("help", "nvidia cuda gpu", [], matrix, using=sure) is not None
 
 
 def test_never_guesses_fine_or_a_missing_report(matrix: Index) -> None:
