@@ -188,6 +188,9 @@ class Cue:
     # broad one ("in docker" says why is_available() is False there).
     symptom: bool = False
     fix: str | None = None  # as ErrorSignature.fix: a wording of the category's fix for what these words are about
+    # Cues these words explain more exactly ("both the CPU and the GPU build installed" says why "the CPU version"
+    # is in use): where this cue speaks, they do not.
+    subsumes: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)

@@ -73,8 +73,8 @@ def _in_context(v: View, signature: ErrorSignature) -> tuple[str, Quote | None]:
         return signature.category, None
     named: dict[tuple[bool, str], Quote] = {}
     for cue in v.matrix.matrix.cues:
-        if cue.id in v.case.cues and cue.category in signature.other_causes:
-            named.setdefault((cue.weak, cue.category), v.case.cues[cue.id])
+        if cue.id in v.cues and cue.category in signature.other_causes:
+            named.setdefault((cue.weak, cue.category), v.cues[cue.id])
     for weak in (False, True):
         for category in signature.other_causes:
             if (weak, category) in named:
@@ -98,8 +98,8 @@ def prose_cue(v: View) -> Iterator[Finding]:
         return  # our own report says what the words would: its listings (modules, paths, variables) are not prose
     by_category: dict[str, list[tuple[Cue, Quote]]] = {}
     for cue in v.matrix.matrix.cues:
-        if cue.id in v.case.cues:
-            by_category.setdefault(cue.category, []).append((cue, v.case.cues[cue.id]))
+        if cue.id in v.cues:
+            by_category.setdefault(cue.category, []).append((cue, v.cues[cue.id]))
     for category, cued in by_category.items():
         kinds = {"symptom" if cue.symptom else "weak" if cue.weak else "specific" for cue, _ in cued}
         base = (

@@ -225,6 +225,13 @@ class View:
             found.extend((signature, quote) for signature in self.matrix.errors_in(quote.text))
         return found
 
+    @functools.cached_property
+    def cues(self) -> dict[str, Quote]:
+        """The cues the prose holds, less those a more exact cue there explains (Cue.subsumes)."""
+        found = self.case.cues
+        explained = {name for cue in self.matrix.matrix.cues if cue.id in found for name in cue.subsumes}
+        return {name: quote for name, quote in found.items() if name not in explained}
+
     def quoted(self, *categories: str) -> list[tuple[ErrorSignature, Quote]]:
         """The quoted texts about torch, the driver and the GPUs for these categories (not another package's)."""
         return [(s, q) for s, q in self.signatures if s.category in categories and s.package is None]

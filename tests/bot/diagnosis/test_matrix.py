@@ -142,6 +142,7 @@ def test_cue_examples_match_and_sources_are_given() -> None:
         ids.add(cue.id)
         assert cue.category in CATEGORIES and cue.category != "missing_env_report", cue.id
         assert cue.source.strip() and cue.examples, cue.id
+        assert set(cue.subsumes) <= {other.id for other in M.matrix.cues} - {cue.id}, cue.id
         for example in cue.examples:  # the example shows the words; `also` is the second word, elsewhere in the issue
             if cue.also is None:
                 assert cue.id in {found.id for _, _, found in M.cues_span(example)}, (cue.id, example)

@@ -129,6 +129,14 @@ def test_on_a_mac_a_cpu_build_is_all_torch_has() -> None:
     assert first(plan("RTX 4070, Windows 11\nTorch not compiled with CUDA enabled")) == ("cpu_only_wheel", "error")
 
 
+def test_two_builds_of_one_package_explain_the_cpu_build_in_use() -> None:
+    # PaddlePaddle/Paddle#47344 (tune): "CPU version" alone would say a CPU-only build; both installed says why.
+    result = plan("CentOS系统，同时安装了paddle的CPU版本和GPU版本，卸载GPU版本后进入python环境无法import paddle")
+    assert first(result) == ("mixed_installs", "warning")
+    assert all(f.category != "cpu_only_wheel" for f in result.findings)
+    assert "install only the GPU build" in result.findings[0].fix
+
+
 def test_a_cue_names_a_likely_cause_without_a_label() -> None:
     result = plan("Upon reboot nouveau is loaded again instead of the nvidia driver.", "GPU not found")
     cue = result.findings[0]
