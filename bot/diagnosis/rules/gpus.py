@@ -63,6 +63,7 @@ def gpu_too_old_for_cuda(v: View) -> Iterator[Finding]:
         )  # fmt: skip
     if v.torch_cuda is None:
         yield from _unsupported_by_any_wheel(v)
+        yield from _older_than_every_cuda(v)
     driver = v.driver.version if v.driver else None
     for gpu in _distinct(v.gpus):
         branch = v.matrix.last_branch_for(gpu.cc or "99")
@@ -87,6 +88,21 @@ def _unsupported_by_any_wheel(v: View) -> Iterator[Finding]:
         yield finding(
             "gpu_unsupported_by_any_wheel", "gpu_too_old_for_cuda", "error", v.gpu_evidence(),
             confidence=0.9, gpu=gpu.gpu.name, cc=gpu.cc, oldest=".".join(map(str, oldest)),
+        )  # fmt: skip
+
+
+def _older_than_every_cuda(v: View) -> Iterator[Finding]:
+    """Where torch is not in play (_unsupported_by_any_wheel speaks there): a GPU older than every CUDA release the
+    matrix knows (Fermi, the Tesla architecture) runs nothing built with them. One fact read from a name: a warning."""
+    oldest = min((version_key(f.min_cc) for f in v.matrix.matrix.families if f.min_cc), default=None)
+    if oldest is None or v.torch_in_play:
+        return
+    for gpu in _distinct([g for g in v.gpus if g.cc and version_key(g.cc) < oldest]):
+        model = v.matrix.gpu(gpu.gpu.name)
+        yield finding(
+            "gpu_older_than_every_cuda", "gpu_too_old_for_cuda", "warning", v.gpu_evidence(),
+            confidence=0.6, gpu=gpu.gpu.name, cc=gpu.cc, architecture=model.architecture if model else None,
+            oldest=".".join(map(str, oldest)),
         )  # fmt: skip
 
 

@@ -81,6 +81,14 @@ def test_before_cuda_11_each_release_needs_its_own_driver(run: Run) -> None:
     assert top(run(env + "Nvidia driver version: 418.87.01"))[0] != "driver_too_old"
 
 
+def test_a_gpu_older_than_every_cuda_outside_torch(run: Run) -> None:
+    # fireice-uk/xmr-stak#840 and #1169 (tune): a GeForce 9500GT and a Quadro FX1800 under CUDA 9 miners.
+    for body in ["My GPU is Palit nVidia GeForce 9500GT 1GB.\nthe miner fails", "I have NVIDIA QUADRO FX1800"]:
+        category, fix = top(run(body))
+        assert category == "gpu_too_old_for_cuda" and "compute capability below 3.0" in fix
+    assert top(run("my GTX 1060 fails in the miner"))[0] != "gpu_too_old_for_cuda"
+
+
 def test_torch_found_version_message(run: Run) -> None:
     body = (
         "UserWarning: CUDA initialization: The NVIDIA driver on your system is too old (found version 12020)."
