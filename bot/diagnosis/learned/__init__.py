@@ -5,7 +5,7 @@ A multinomial logistic regression over the masked words of title and body (words
 in tune, with "fine"), a bias and a sparse weight list per word, and the abstain threshold that grouped
 cross-validation on tune chose for high precision. Inference is plain Python over that file, loaded on first use.
 
-It only ever says "likely", as a warning: words learned from a few hundred issues are not proof, and a wrong
+It only ever speaks as a warning with no label: words learned from a few hundred issues are not proof, and a wrong
 warning costs more than a missed one. At or above `threshold` (right 9 times in 10 in cross-validation) it names
 the category's usual fix; between `hint` (right at least 2 times in 3 on the issues the rules leave undecided) and
 `threshold` it says "possibly" and gives only a read-only check that confirms or rules the cause out

@@ -35,7 +35,7 @@ def cpu_only_wheel(v: View) -> Iterator[Finding]:
         return
     if v.cpu_build and not (has_gpu or quoted) and set(v.case.formats) & SHOWS_GPUS:
         return  # a report that shows no NVIDIA GPU: a CPU-only torch is what such a host runs (AMD, Intel, none)
-    if v.mac and not has_gpu:
+    if _mac_without_nvidia(v):
         return  # torch for macOS has no CUDA build at all: the code asks for CUDA where only MPS or the CPU exist
     # Two facts that agree (a CPU-only torch and a GPU, or a decisive text) make an error; the +cpu build alone, in
     # an issue about a GPU, is the likely cause but not a proven one (policy rule 2): a warning with no label.
@@ -56,9 +56,13 @@ def torch_is_a_cuda_build_or_a_mac(v: View) -> bool:
     """torch says which CUDA it was built with: whatever the words, it is not a CPU-only build. A version named in a
     sentence is words too, and refutes none. On a Mac with no NVIDIA GPU named, a CPU build is all torch has: the
     code asked for CUDA where there is none (datalab-to/chandra#11, an Apple M2)."""
-    if v.mac and not (v.gpus or (v.driver and v.driver.version)):
+    if _mac_without_nvidia(v):
         return True
     return bool(v.torch_cuda) and not v.cpu_build and not v.told_in_prose(TORCH)
+
+
+def _mac_without_nvidia(v: View) -> bool:
+    return v.mac and not (v.gpus or (v.driver and v.driver.version))
 
 
 @rule
