@@ -95,8 +95,10 @@ CUE_CHARS = 16_000  # what people say about their setup comes before the logs th
 REPORT_HEADING = "### Environment (envtriage "  # templates/report.md.j2's first line
 INSTALL_COMMAND = re.compile(r"\b(?:pip3?|conda|mamba|micromamba|uv(?: pip)?) install\b", re.I)
 # A line of a listing: collect_env's package lines, an nvidia-smi table, `pip freeze` (name==1.2) and `conda list`
-# (name, then two or more spaces).
-LISTING_LINE = re.compile(r"^[ \t]*(?:\[(?:pip\d?|conda)\]|[|+]|[\w.-]+(?:==|[ \t]{2,}\S))", re.M)
+# (name, then two or more spaces). The last shape is also prose typed with a double space ("1.3.1   EXECUTION
+# PROVIDERS only cpu"), so it counts only beside another listing line: a `conda list` is never one line.
+LISTING_LINE = re.compile(r"^[ \t]*(?:\[(?:pip\d?|conda)\]|[|+]|[\w.-]+==)", re.M)
+COLUMNS_LINE = re.compile(r"^[ \t]*[\w.-]+[ \t]{2,}\S", re.M)
 EXCEPTION = Screened(
     r"^[ \t]*(?:E[ \t]+)?((?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Warning)):[ \t]+(\S.*)$", flags=re.M
 )
@@ -259,7 +261,18 @@ def _errors(partial: Partial, text: Text, matrix: Index) -> set[int]:
 def _prose_only(lines: list[str]) -> str:
     """The section with its listing lines blanked (same length, so offsets hold): what a package list or a table
     names (`[pip3] nvidia-nccl-cu13`, `| 0  NVIDIA H100 ...`) is context for a fact, never a cue."""
-    return "\n".join(" " * len(line) if LISTING_LINE.match(line) else line for line in lines)
+    listed = [_listing(lines, n) for n in range(len(lines))]
+    return "\n".join(" " * len(line) if listed[n] else line for n, line in enumerate(lines))
+
+
+def _listing(lines: list[str], n: int) -> bool:
+    """Whether line n is a listing's: a listing shape, or the column shape with a listing line beside it."""
+    if LISTING_LINE.match(lines[n]):
+        return True
+    if not COLUMNS_LINE.match(lines[n]):
+        return False
+    beside = lines[n - 1 : n] + lines[n + 1 : n + 2]
+    return any(LISTING_LINE.match(line) or COLUMNS_LINE.match(line) for line in beside)
 
 
 def _collective_hang(text: Text) -> tuple[int, int] | None:

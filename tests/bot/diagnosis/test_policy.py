@@ -10,6 +10,7 @@ import pytest
 from bot.diagnosis.matrix import default
 from bot.diagnosis.plan import Plan, triage
 from bot.diagnosis.readers import read_case
+from bot.diagnosis.readers.freeform import _prose_only
 from bot.diagnosis.rules import diagnose
 from tests.conftest import fixture_text
 
@@ -330,3 +331,13 @@ def test_words_about_a_cpu_only_build_in_an_issue_that_never_names_torch_get_no_
     assert "torch is a CPU-only build" not in cause.title
     named = plan("pip gave me the cpu-only build of torch")
     assert "pip uninstall -y torch" in named.findings[0].fix
+
+
+def test_prose_typed_with_a_double_space_is_still_prose() -> None:
+    # facefusion/facefusion#156: "1.3.1   EXECUTION PROVIDERS only azure and cpu" has a conda-list line's shape, but
+    # a listing is never one line alone; a real `conda list` around it stays context.
+    said = "1.3.1   EXECUTION PROVIDERS only azure  and cpu,not have cuda and tensorrt"
+    assert first(plan(said, "not have cuda and tensorrt")) == ("cpu_only_wheel", "warning")
+    listed = ["# Name   Version   Build", "pytorch   2.1.0   py3.10_cpu_0", "torchvision   0.16.0   py310_cpu"]
+    assert _prose_only([said]) == said
+    assert _prose_only(listed).split("\n") == [listed[0], *(" " * len(line) for line in listed[1:])]
