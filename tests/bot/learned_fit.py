@@ -50,7 +50,7 @@ FLOOR = 0.5  # never below: the undecided issues are harder than tune as a whole
 MIN_GUESSES = 20  # fewer guesses at a threshold do not measure its precision on all of tune
 MIN_UNDECIDED = 5  # nor on the undecided issues
 # A "possibly" (a read-only check, no fix) below the threshold: the issues the rules leave undecided are the ones it
-# serves, so its precision is measured there; right at least two times in three, and 9 in 10 on all of tune.
+# serves, so its precision is measured there alone; right at least two times in three.
 HINT_PRECISION = 2 / 3
 HINT_FLOOR = 0.4
 
@@ -164,7 +164,7 @@ def calibrate(issues: Sequence[Issue], oof: list[list[tuple[str, float]]], open_
     every = {t: at(t, oof, issues) for t in GRID}
     undecided = {t: at(t, probs, cases) for t in GRID}
     threshold = choose(every, undecided)
-    hint = choose_hint(every, undecided, threshold)
+    hint = choose_hint(undecided, threshold)
     overall, chosen = at(threshold, oof, issues), at(threshold, probs, cases)
     hinted = at(hint, probs, cases)
     environment = [n for n, issue in enumerate(cases) if issue.category not in NOT_A_GUESS]
@@ -208,12 +208,14 @@ def choose(every: dict[float, dict[str, int]], undecided: dict[float, dict[str, 
     return NEVER
 
 
-def choose_hint(every: dict[float, dict[str, int]], undecided: dict[float, dict[str, int]], threshold: float) -> float:
-    """The lowest grid value from HINT_FLOOR up to the threshold whose guesses hold TARGET_PRECISION on all of tune
-    and HINT_PRECISION on the undecided issues, measured on at least MIN_UNDECIDED of them; else the threshold
-    (no "possibly" at all)."""
+def choose_hint(undecided: dict[float, dict[str, int]], threshold: float) -> float:
+    """The lowest grid value from HINT_FLOOR up to the threshold whose guesses hold HINT_PRECISION on the issues the
+    rules leave undecided, measured on at least MIN_UNDECIDED of them; else the threshold (no "possibly" at all).
+
+    Only those issues: a "possibly" is never shown where a rule decides, so its precision on the rest of tune
+    (where the words repeat what a rule already found) says nothing about what a maintainer meets."""
     for t in GRID:
-        if HINT_FLOOR <= t < threshold and precise(every[t], MIN_GUESSES):
+        if HINT_FLOOR <= t < threshold:
             counts = undecided[t]
             if counts["guesses"] >= MIN_UNDECIDED and counts["right"] >= HINT_PRECISION * counts["guesses"]:
                 return t

@@ -97,9 +97,8 @@ def test_committed_threshold_is_the_one_its_calibration_chose(committed: dict[st
 def test_committed_hint_is_the_one_its_calibration_chose(committed: dict[str, Any]) -> None:
     calibration = committed["calibration"]
     table = {float(t): row for t, row in calibration["by_threshold"].items()}
-    every = {t: row["all_tune"] for t, row in table.items()}
     undecided = {t: row["undecided"] for t, row in table.items()}
-    hint = learned_fit.choose_hint(every, undecided, committed["threshold"])
+    hint = learned_fit.choose_hint(undecided, committed["threshold"])
     assert committed["hint"] == calibration["hint"] == hint <= committed["threshold"]
     hinted = calibration["undecided_at_hint"]
     if hint < committed["threshold"]:
