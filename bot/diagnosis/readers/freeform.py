@@ -40,9 +40,10 @@ NAME = PROSE
 # Blanks around a separator are written so that no two quantifiers can share a blank: `\s*(?:=|\s)\s*` tries every
 # split of a long run of spaces (quadratic, and cubic with a third `\s*`: seconds for one 2,000-character line).
 # Version parts are bounded: a 2,000-digit "version" is none, and would be quoted whole in findings.
+# torch's major is one digit: "Torch 12.8" and "torch 11.8" are how people name the CUDA of a build.
 TORCH_VERSION = Screened(
     r"\b(?:py)?torch(?:\s+version)?(?:\s*(?:==|:|=|\bv)|\s)\s*v?"
-    r"(\d{1,9}\.\d{1,9}(?:\.\d{1,9})?(?:\.dev\d{1,12}|a0|rc\d{1,3})?(?:\+(?:cu\d{2,3}|cpu|rocm[\d.]{1,12}|xpu))?)\b"
+    r"(\d\.\d{1,9}(?:\.\d{1,9})?(?:\.dev\d{1,12}|a0|rc\d{1,3})?(?:\+(?:cu\d{2,3}|cpu|rocm[\d.]{1,12}|xpu))?)\b"
 )
 # "2.5.1+cu124" without the word torch: a wheel's file name, a dist-info folder, a download URL ("%2B"), pip's
 # "(2.5.1+cu124)". torchvision's versions carry the same tags: only one that versions.owned_by_torch is taken.

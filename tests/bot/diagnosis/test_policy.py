@@ -341,3 +341,11 @@ def test_prose_typed_with_a_double_space_is_still_prose() -> None:
     listed = ["# Name   Version   Build", "pytorch   2.1.0   py3.10_cpu_0", "torchvision   0.16.0   py310_cpu"]
     assert _prose_only([said]) == said
     assert _prose_only(listed).split("\n") == [listed[0], *(" " * len(line) for line in listed[1:])]
+
+
+def test_torch_and_a_cuda_version_in_one_breath_is_not_a_torch_version() -> None:
+    # graphdeco-inria/diff-gaussian-rasterization#97: "Torch 12.8" names the CUDA of a build. Read as torch 12.8 it
+    # was newer than every release the matrix knows, and that refuted the RTX 50-series named in the same line.
+    body = "The 5070Ti cannot work with CUDA 11.8 and the corresponding Torch; it requires Torch 12.8 nightly."
+    assert first(plan(body, "RTX 50 series cannot use CUDA 11.8")) == ("gpu_arch_unsupported", "warning")
+    assert "torch" not in read_case(default(), body).report.facts
