@@ -111,6 +111,25 @@ def mixed_installs(v: View) -> Iterator[Finding]:
     )  # fmt: skip
 
 
+# The CPU and the GPU build of one library, both in a package listing: they install into one directory and the one
+# installed last wins, often the CPU build a dependency asked for by name (microsoft/onnxruntime#3787, maintainer: "If
+# you want to run on GPU, you don't need to install onnxruntime (CPU pkg). Installing onnxruntime-gpu should
+# suffice"). Only pairs whose names the package reader watches (collector/child/packages_child.py WATCHED).
+TWO_BUILDS = (("onnxruntime", "onnxruntime-gpu"),)
+
+
+@rule
+def two_builds_installed(v: View) -> Iterator[Finding]:
+    both = [(cpu, gpu) for cpu, gpu in TWO_BUILDS if cpu in v.packages and gpu in v.packages]
+    if not both:
+        return
+    evidence = [f"{v.packages[name].name} {v.packages[name].version}" for pair in both for name in pair]
+    yield finding(
+        "two_builds_installed", "mixed_installs", "warning", [*evidence, *v.evidence(PACKAGES)], confidence=0.7,
+        pairs=both,
+    )  # fmt: skip
+
+
 def _major(package: Package) -> str | None:
     name = package.name.lower()
     suffix = name.rsplit("-", 1)[-1]

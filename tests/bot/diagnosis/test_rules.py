@@ -120,6 +120,24 @@ def test_cu11_and_cu12_libraries_together(run: Run) -> None:
     assert top(run(body))[0] == "mixed_installs"
 
 
+@pytest.mark.parametrize(
+    "listing",
+    [
+        "onnx - 1.6.0\nonnxruntime 1.2.0\nonnxruntime-gpu  1.2.0\nTensorflow-gpu 1.15.0",  # microsoft/onnxruntime#3787
+        "onnxruntime==1.17.1\nonnxruntime-gpu==1.17.1\n",
+    ],
+)
+def test_the_cpu_and_the_gpu_build_of_one_package_in_a_listing(run: Run, listing: str) -> None:
+    plan = run(listing + "\nBut the model runs only on CPU")
+    category, fix = top(plan)
+    assert category == "mixed_installs" and "pip uninstall -y onnxruntime onnxruntime-gpu" in fix
+    assert next(f for f in plan.findings if f.category == "mixed_installs").severity == "warning"
+
+
+def test_one_build_alone_is_no_finding_of_two(run: Run) -> None:
+    assert "mixed_installs" not in {f.category for f in run("onnxruntime-gpu==1.17.1\ntorch==2.5.1").findings}
+
+
 def test_fp8_on_an_a100(run: Run) -> None:
     body = "Running vllm with --quantization fp8 on NVIDIA A100-SXM4-80GB fails\ntorch 2.5.1+cu124"
     assert top(run(body))[0] == "fp8_unsupported"
