@@ -114,6 +114,7 @@ def prose_cue(v: View) -> Iterator[Finding]:
             "prose_cue", category, "warning", [f"{quote.text} ({quote.where})" for _, quote in cued],
             confidence=confidence, summary=CATEGORIES[category], quote=cued[0][1].text,
             families=v.matrix.matrix.families, fix=_cue_wording(v, category, [cue for cue, _ in cued]),
+            possibly=kinds == {"symptom"},
         )  # fmt: skip
 
 

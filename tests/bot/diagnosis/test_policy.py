@@ -349,3 +349,14 @@ def test_torch_and_a_cuda_version_in_one_breath_is_not_a_torch_version() -> None
     body = "The 5070Ti cannot work with CUDA 11.8 and the corresponding Torch; it requires Torch 12.8 nightly."
     assert first(plan(body, "RTX 50 series cannot use CUDA 11.8")) == ("gpu_arch_unsupported", "warning")
     assert "torch" not in read_case(default(), body).report.facts
+
+
+def test_a_symptom_alone_is_a_possibly_with_a_check_only() -> None:
+    # "The GPU is not used" has many causes: the commonest is named as possible, with a read-only check, no fix.
+    result = plan("I'm pretty sure my GPU isn't found. It is using my CPU and is therefore slow.", "GPU not being found?")
+    cause = result.findings[0]
+    assert (cause.category, cause.severity) == ("cpu_only_wheel", "warning")
+    assert cause.title.startswith("Possibly") and "torch.version.cuda" in cause.fix and "pip install" not in cause.fix
+    # A cue that names the cause keeps "Likely" and the fix.
+    named = plan("It is using my CPU: pip installed the CPU version of torch.").findings[0]
+    assert named.title.startswith("Likely") and named.category == "cpu_only_wheel"
