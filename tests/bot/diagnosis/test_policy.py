@@ -353,7 +353,8 @@ def test_torch_and_a_cuda_version_in_one_breath_is_not_a_torch_version() -> None
 
 def test_a_symptom_alone_is_a_possibly_with_a_check_only() -> None:
     # "The GPU is not used" has many causes: the commonest is named as possible, with a read-only check, no fix.
-    result = plan("I'm pretty sure my GPU isn't found. It is using my CPU and is therefore slow.", "GPU not being found?")
+    body = "I'm pretty sure my GPU isn't found. It is using my CPU and is therefore slow."
+    result = plan(body, "GPU not being found?")
     cause = result.findings[0]
     assert (cause.category, cause.severity) == ("cpu_only_wheel", "warning")
     assert cause.title.startswith("Possibly") and "torch.version.cuda" in cause.fix and "pip install" not in cause.fix
