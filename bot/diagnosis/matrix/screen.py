@@ -4,6 +4,11 @@ Scanning a 64 KB issue body with a hundred case-insensitive patterns costs tens 
 patterns that cannot match. For each pattern we derive, from its parse tree, alternatives of literal text of
 which at least one must occur in any match; a substring test on the lower-cased body then rules most patterns
 out before the regular expression runs.
+
+Finding those words is itself one scan of the body per word (about 480 words). With pyahocorasick installed (the
+`bot` extra), every word of every pattern is found in one pass over a text instead, and each pattern reads its
+words' offsets from that (`_offsets`); without it (the collector's one-file bundle), each word is looked for with
+`str.find`, with the same result.
 """
 
 from __future__ import annotations
@@ -12,8 +17,13 @@ import functools
 import itertools
 import re
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
+
+try:
+    import ahocorasick
+except ImportError:  # the collector's bundle, or a bot installed without its extras
+    ahocorasick = None
 
 if sys.version_info >= (3, 11):  # the parser moved into re (the old module names warn since 3.11)
     import re._constants as sre_constants
@@ -23,6 +33,13 @@ else:  # pragma: no cover
     import sre_parse
 
 MIN_WORD = 3
+# Every Screened pattern's words, and the texts most recently indexed (each is scanned by many patterns in turn; a
+# triage reads a few long texts - the body, its sections, the prose).
+_WORDS: set[str] = set()
+_MATCHER: list[Any] = [None, 0]  # the automaton, and how many words it was built from
+_INDEXED: list[tuple[str, dict[str, list[int]]]] = []
+INDEXED_TEXTS = 8
+MIN_INDEXED = 4096  # shorter texts: a few str.find calls cost less than a pass in Python over the matches
 
 
 def keywords(pattern: str, shortest: int = MIN_WORD) -> list[str] | None:
@@ -102,6 +119,7 @@ class Screened:
     def __init__(self, pattern: str, flags: int = re.I, shortest: int = MIN_WORD) -> None:
         self.pattern, self.flags = pattern, flags
         self.words = _parsed_keywords(pattern, flags, shortest)  # parsing finds what compiling would refuse
+        _WORDS.update(self.words or ())
 
     @functools.cached_property
     def regex(self) -> re.Pattern[str]:
@@ -123,7 +141,9 @@ class Screened:
         if self.words is None:
             yield from self.regex.finditer(text)
             return
-        found = (itertools.islice(_windows(lowered, [word], unwrapped or lowered), per_word) for word in self.words)
+        search = unwrapped or lowered
+        offsets = _offsets(search)
+        found = (itertools.islice(_windows(lowered, word, search, _of(offsets, word)), per_word) for word in self.words)
         windows = sorted(itertools.chain.from_iterable(found))
         done = 0
         for start, end in windows:
@@ -133,13 +153,54 @@ class Screened:
                 done = end
 
 
-def _windows(lowered: str, words: list[str], search: str) -> Iterator[tuple[int, int]]:
-    for word in words:
-        at = search.find(word)
-        while at >= 0:
-            start = lowered.rfind("\n", 0, at) + 1
-            end = lowered.find("\n", at + len(word))
-            end = len(lowered) if end < 0 else lowered.find("\n", end + 1)
-            end = len(lowered) if end < 0 else end
-            yield start, end
-            at = search.find(word, end)
+def _windows(lowered: str, word: str, search: str, offsets: Sequence[int] | None = None) -> Iterator[tuple[int, int]]:
+    """The windows around `word`'s occurrences in `search`: its line and the next, none overlapping. `offsets`, where
+    given, are the word's start offsets in `search` (found already, in order); else `str.find` looks."""
+    starts = iter(offsets) if offsets is not None else None
+    at = _next(search, word, 0, starts)
+    while at >= 0:
+        start = lowered.rfind("\n", 0, at) + 1
+        end = lowered.find("\n", at + len(word))
+        end = len(lowered) if end < 0 else lowered.find("\n", end + 1)
+        end = len(lowered) if end < 0 else end
+        yield start, end
+        at = _next(search, word, end, starts)
+
+
+def _of(offsets: dict[str, list[int]] | None, word: str) -> Sequence[int] | None:
+    return None if offsets is None else offsets.get(word, ())
+
+
+def _next(search: str, word: str, after: int, starts: Iterator[int] | None) -> int:
+    if starts is None:
+        return search.find(word, after)
+    return next((at for at in starts if at >= after), -1)
+
+
+def _offsets(search: str) -> dict[str, list[int]] | None:
+    """Every screening word's start offsets in `search`, found in one pass; None without pyahocorasick."""
+    if ahocorasick is None or len(search) < MIN_INDEXED:
+        return None
+    for text, offsets in _INDEXED:
+        if text is search or text == search:  # a reader may lower-case the same text again
+            return offsets
+    matcher = _matcher()
+    offsets = {}
+    for end, word in matcher.iter(search):
+        offsets.setdefault(word, []).append(end - len(word) + 1)
+    _INDEXED.insert(0, (search, offsets))
+    del _INDEXED[INDEXED_TEXTS:]
+    return offsets
+
+
+def _matcher() -> Any:
+    """The automaton of every word registered so far (rebuilt when patterns were added since)."""
+    automaton, size = _MATCHER
+    if automaton is None or size != len(_WORDS):
+        words = sorted(_WORDS)
+        automaton = ahocorasick.Automaton()
+        for word in words:
+            automaton.add_word(word, word)
+        automaton.make_automaton()
+        _MATCHER[:] = [automaton, len(words)]
+    return automaton

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.diagnosis.matrix import default
+from bot.diagnosis.matrix import default, screen
 from bot.diagnosis.matrix.screen import Screened, keywords
 from bot.diagnosis.readers import freeform, torch_messages
 
@@ -60,3 +60,39 @@ def test_a_screened_pattern_finds_what_the_regex_finds() -> None:
     text = "GPUs: NVIDIA A10G and an A2, not an A100\n" * 3
     found = [m.group() for m in pattern.finditer(text, text.lower())]
     assert found == [m.group() for m in re.finditer(pattern.regex, text)]
+
+
+def _spans(pattern: Screened, text: str) -> list[tuple[int, int]]:
+    lowered = text.lower()
+    return [m.span() for m in pattern.finditer(text, lowered, lowered.replace("\n", " "))]
+
+
+def _long_bodies() -> list[str]:
+    from tests.bot.corpus import load
+
+    bodies = [issue.body for issue in load("tune") if len(issue.body) >= screen.MIN_INDEXED]
+    return bodies[:40]
+
+
+@pytest.mark.skipif(screen.ahocorasick is None, reason="pyahocorasick not installed (the bot extra installs it)")
+def test_one_pass_word_index_finds_what_str_find_finds(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Real long bodies (the index is used from MIN_INDEXED characters), with a word broken over a line and a word
+    # inside another ("cuda" in "cudaerror"): every pattern's matches must be the same either way.
+    texts = [
+        *_long_bodies(),
+        ("x" * 5000) + "\nCUDA error: no kernel image is\navailable for execution cudaErrorNoDevice",
+    ]
+    fast = [[_spans(pattern, text) for pattern in PATTERNS.values()] for text in texts]
+    monkeypatch.setattr(screen, "ahocorasick", None)
+    slow = [[_spans(pattern, text) for pattern in PATTERNS.values()] for text in texts]
+    assert fast == slow
+    assert any(any(spans) for spans in fast[-1])
+
+
+@pytest.mark.skipif(screen.ahocorasick is None, reason="pyahocorasick not installed (the bot extra installs it)")
+def test_the_word_index_is_built_once_per_text() -> None:
+    text = ("torch not compiled with cuda enabled\n" * 200).lower()
+    first = screen._offsets(text)
+    assert first is not None and screen._offsets(text) is first
+    line = len("torch not compiled with cuda enabled\n")
+    assert first["torch not compiled with cuda enabled"][:2] == [0, line]
