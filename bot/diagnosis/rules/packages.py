@@ -114,8 +114,17 @@ def mixed_installs(v: View) -> Iterator[Finding]:
 # The CPU and the GPU build of one library, both in a package listing: they install into one directory and the one
 # installed last wins, often the CPU build a dependency asked for by name (microsoft/onnxruntime#3787, maintainer: "If
 # you want to run on GPU, you don't need to install onnxruntime (CPU pkg). Installing onnxruntime-gpu should
-# suffice"). Only pairs whose names the package reader watches (collector/child/packages_child.py WATCHED).
-TWO_BUILDS = (("onnxruntime", "onnxruntime-gpu"),)
+# suffice"; tensorflow/addons#864, tensorflow-cpu beside tensorflow; PaddlePaddle/Paddle#38265 and opendatalab/MinerU
+# #1772, paddlepaddle beside paddlepaddle-gpu; facebookresearch/faiss#2892, faiss-cpu "conflicting with faiss-gpu").
+# Only pairs whose names the package reader watches (collector/child/packages_child.py WATCHED).
+TWO_BUILDS = (
+    ("onnxruntime", "onnxruntime-gpu"),
+    ("tensorflow-cpu", "tensorflow"),
+    ("tensorflow-cpu", "tensorflow-gpu"),
+    ("tensorflow", "tensorflow-gpu"),
+    ("paddlepaddle", "paddlepaddle-gpu"),
+    ("faiss-cpu", "faiss-gpu"),
+)
 
 
 @rule
