@@ -10,7 +10,6 @@ import pytest
 from bot.diagnosis.matrix import default
 from bot.diagnosis.plan import Plan, triage
 from bot.diagnosis.readers import read_case
-from bot.diagnosis.readers.freeform import _prose_only
 from bot.diagnosis.rules import diagnose
 from tests.conftest import fixture_text
 
@@ -331,33 +330,3 @@ def test_words_about_a_cpu_only_build_in_an_issue_that_never_names_torch_get_no_
     assert "torch is a CPU-only build" not in cause.title
     named = plan("pip gave me the cpu-only build of torch")
     assert "pip uninstall -y torch" in named.findings[0].fix
-
-
-def test_prose_typed_with_a_double_space_is_still_prose() -> None:
-    # facefusion/facefusion#156: "1.3.1   EXECUTION PROVIDERS only azure and cpu" has a conda-list line's shape, but
-    # a listing is never one line alone; a real `conda list` around it stays context.
-    said = "1.3.1   EXECUTION PROVIDERS only azure  and cpu,not have cuda and tensorrt"
-    assert first(plan(said, "not have cuda and tensorrt")) == ("cpu_only_wheel", "warning")
-    listed = ["# Name   Version   Build", "pytorch   2.1.0   py3.10_cpu_0", "torchvision   0.16.0   py310_cpu"]
-    assert _prose_only([said]) == said
-    assert _prose_only(listed).split("\n") == [listed[0], *(" " * len(line) for line in listed[1:])]
-
-
-def test_torch_and_a_cuda_version_in_one_breath_is_not_a_torch_version() -> None:
-    # graphdeco-inria/diff-gaussian-rasterization#97: "Torch 12.8" names the CUDA of a build. Read as torch 12.8 it
-    # was newer than every release the matrix knows, and that refuted the RTX 50-series named in the same line.
-    body = "The 5070Ti cannot work with CUDA 11.8 and the corresponding Torch; it requires Torch 12.8 nightly."
-    assert first(plan(body, "RTX 50 series cannot use CUDA 11.8")) == ("gpu_arch_unsupported", "warning")
-    assert "torch" not in read_case(default(), body).report.facts
-
-
-def test_a_symptom_alone_is_a_possibly_with_a_check_only() -> None:
-    # "The GPU is not used" has many causes: the commonest is named as possible, with a read-only check, no fix.
-    body = "I'm pretty sure my GPU isn't found. It is using my CPU and is therefore slow."
-    result = plan(body, "GPU not being found?")
-    cause = result.findings[0]
-    assert (cause.category, cause.severity) == ("cpu_only_wheel", "warning")
-    assert cause.title.startswith("Possibly") and "torch.version.cuda" in cause.fix and "pip install" not in cause.fix
-    # A cue that names the cause keeps "Likely" and the fix.
-    named = plan("It is using my CPU: pip installed the CPU version of torch.").findings[0]
-    assert named.title.startswith("Likely") and named.category == "cpu_only_wheel"
