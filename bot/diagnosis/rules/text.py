@@ -24,7 +24,7 @@ def known_error(v: View) -> Iterator[Finding]:
     at a suggestive text's confidence: the category then rests on the words as much as on the text."""
     strongest: dict[str, tuple[ErrorSignature, Quote, Quote | None]] = {}
     for signature, quote in v.signatures:
-        category, context = _in_context(v, signature)
+        category, context = _in_context(v, signature, quote)
         if signature.package and context is None:
             continue  # another package's own build: package_without_cuda
         held = strongest.get(category)
@@ -48,7 +48,7 @@ def package_without_cuda(v: View) -> Iterator[Finding]:
     package's CUDA build, whatever torch is; torch's facts neither confirm nor refute it."""
     seen: dict[str, tuple[ErrorSignature, Quote]] = {}
     for signature, quote in v.signatures:
-        if not signature.package or _in_context(v, signature)[1] is not None:
+        if not signature.package or _in_context(v, signature, quote)[1] is not None:
             continue
         held = seen.get(signature.package)
         if held is None or (signature.strength == "decisive" and held[0].strength == "suggestive"):
@@ -66,15 +66,18 @@ def _strength(signature: ErrorSignature, context: Quote | None) -> str:
     return "suggestive" if context else signature.strength
 
 
-def _in_context(v: View, signature: ErrorSignature) -> tuple[str, Quote | None]:
+def _in_context(v: View, signature: ErrorSignature, quote: Quote) -> tuple[str, Quote | None]:
     """The category the text points to in this issue, and the prose that moved it from the row's own (or None): the
-    first of the row's other causes that a specific cue names, else the first a broad mention names."""
+    first of the row's other causes that a specific cue names, else the first a broad mention names. Words on the
+    error's own line are the message, not prose about the setup ("needs a GPU with at least compute capability 2.0"
+    names no GPU's capability)."""
     if not signature.other_causes or TWIN_FORMAT in v.case.formats:
         return signature.category, None
     named: dict[tuple[bool, str], Quote] = {}
     for cue in v.matrix.matrix.cues:
-        if cue.id in v.cues and cue.category in signature.other_causes:
-            named.setdefault((cue.weak, cue.category), v.cues[cue.id])
+        said = v.cues.get(cue.id)
+        if said is not None and cue.category in signature.other_causes and said.where != quote.where:
+            named.setdefault((cue.weak, cue.category), said)
     for weak in (False, True):
         for category in signature.other_causes:
             if (weak, category) in named:

@@ -46,3 +46,16 @@ def test_a_symptom_alone_is_a_possibly_with_a_check_only() -> None:
     # A cue that names the cause keeps "Likely" and the fix.
     named = plan("It is using my CPU: pip installed the CPU version of torch.").findings[0]
     assert named.title.startswith("Likely") and named.category == "cpu_only_wheel"
+
+
+def test_words_on_the_error_s_own_line_do_not_pick_its_other_cause() -> None:
+    # alicevision/Meshroom#182: "at least compute capability 2.0" is the message's minimum, not the GPU's capability;
+    # read as prose it had made the row's other cause (a GPU too old) the finding. The thread: the driver was too old.
+    body = (
+        "I'm getting this error:\n[error] This program needs a CUDA-Enabled GPU (with at least compute capability "
+        "2.0).\nI'm running on Windows 10, GeForce GTX 1080, driver 385.54"
+    )
+    assert first(plan(body, "Not recognizing my GPU")) == ("driver_too_old", "warning")
+    # The same words in the prose about the setup still count.
+    said = "This program needs a CUDA-Enabled GPU\nMy card is a GTX 480, compute capability 2.0."
+    assert first(plan(said)) == ("gpu_too_old_for_cuda", "warning")
