@@ -36,7 +36,6 @@ MIN_WORD = 3
 # Every Screened pattern's words, and the texts most recently indexed (each is scanned by many patterns in turn; a
 # triage reads a few long texts - the body, its sections, the prose).
 _WORDS: set[str] = set()
-_MATCHER: list[Any] = [None, 0]  # the automaton, and how many words it was built from
 _INDEXED: list[tuple[str, dict[str, list[int]]]] = []
 INDEXED_TEXTS = 8
 MIN_INDEXED = 4096  # shorter texts: a few str.find calls cost less than a pass in Python over the matches
@@ -184,7 +183,7 @@ def _offsets(search: str) -> dict[str, list[int]] | None:
     for text, offsets in _INDEXED:
         if text is search or text == search:  # a reader may lower-case the same text again
             return offsets
-    matcher = _matcher()
+    matcher = _matcher(len(_WORDS))
     offsets = {}
     for end, word in matcher.iter(search):
         offsets.setdefault(word, []).append(end - len(word) + 1)
@@ -193,14 +192,11 @@ def _offsets(search: str) -> dict[str, list[int]] | None:
     return offsets
 
 
-def _matcher() -> Any:
-    """The automaton of every word registered so far (rebuilt when patterns were added since)."""
-    automaton, size = _MATCHER
-    if automaton is None or size != len(_WORDS):
-        words = sorted(_WORDS)
-        automaton = ahocorasick.Automaton()
-        for word in words:
-            automaton.add_word(word, word)
-        automaton.make_automaton()
-        _MATCHER[:] = [automaton, len(words)]
+@functools.lru_cache(maxsize=1)
+def _matcher(words: int) -> Any:
+    """The automaton of every word registered so far; keyed by their number, so patterns added since rebuild it."""
+    automaton = ahocorasick.Automaton()
+    for word in sorted(_WORDS):
+        automaton.add_word(word, word)
+    automaton.make_automaton()
     return automaton

@@ -100,6 +100,7 @@ INSTALL_COMMAND = re.compile(r"\b(?:pip3?|conda|mamba|micromamba|uv(?: pip)?) in
 # PROVIDERS only cpu"), so it counts only beside another listing line: a `conda list` is never one line.
 LISTING_LINE = re.compile(r"^[ \t]*(?:\[(?:pip\d?|conda)\]|[|+]|[\w.-]+==)", re.M)
 COLUMNS_LINE = re.compile(r"^[ \t]*[\w.-]+[ \t]{2,}\S", re.M)
+PLAIN, COLUMNS, LISTED = 0, 1, 2  # a line's shape, as _prose_only reads it
 EXCEPTION = Screened(
     r"^[ \t]*(?:E[ \t]+)?((?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Warning)):[ \t]+(\S.*)$", flags=re.M
 )
@@ -262,18 +263,16 @@ def _errors(partial: Partial, text: Text, matrix: Index) -> set[int]:
 def _prose_only(lines: list[str]) -> str:
     """The section with its listing lines blanked (same length, so offsets hold): what a package list or a table
     names (`[pip3] nvidia-nccl-cu13`, `| 0  NVIDIA H100 ...`) is context for a fact, never a cue."""
-    listed = [_listing(lines, n) for n in range(len(lines))]
+    shapes = [_shape(line) for line in lines]
+    listed = [
+        shape == LISTED or (shape == COLUMNS and any(shapes[n - 1 : n] + shapes[n + 1 : n + 2]))
+        for n, shape in enumerate(shapes)
+    ]
     return "\n".join(" " * len(line) if listed[n] else line for n, line in enumerate(lines))
 
 
-def _listing(lines: list[str], n: int) -> bool:
-    """Whether line n is a listing's: a listing shape, or the column shape with a listing line beside it."""
-    if LISTING_LINE.match(lines[n]):
-        return True
-    if not COLUMNS_LINE.match(lines[n]):
-        return False
-    beside = lines[n - 1 : n] + lines[n + 1 : n + 2]
-    return any(LISTING_LINE.match(line) or COLUMNS_LINE.match(line) for line in beside)
+def _shape(line: str) -> int:
+    return LISTED if LISTING_LINE.match(line) else COLUMNS if COLUMNS_LINE.match(line) else PLAIN
 
 
 def _collective_hang(text: Text) -> tuple[int, int] | None:

@@ -78,22 +78,20 @@ def test_the_container_banner_points_to_the_runtime_without_being_decisive() -> 
     assert first(plan(body)) == ("container_runtime", "warning")
 
 
-def test_cuda_unknown_error_points_to_the_driver_not_the_variable_it_names() -> None:
-    body = (
+@pytest.mark.parametrize(
+    "body",
+    [
         "UserWarning: CUDA initialization: CUDA unknown error - this may be due to an incorrectly set up "
-        "environment, e.g. changing env variable CUDA_VISIBLE_DEVICES after program start."
-    )
-    assert first(plan(body)) == ("driver_not_loaded", "warning")
-
-
-def test_a_variable_that_shows_gpu_0_is_not_what_hides_it() -> None:
-    # pytorch/pytorch#49081 (tune): the driver had been installed without a reboot.
-    body = (
+        "environment, e.g. changing env variable CUDA_VISIBLE_DEVICES after program start.",
+        # pytorch/pytorch#49081 (tune): a variable that shows GPU 0 is not what hides it; the driver had been
+        # installed without a reboot.
         "RuntimeError: CUDA unknown error - this may be due to an incorrectly set up environment, e.g. changing env "
         "variable CUDA_VISIBLE_DEVICES after program start. Setting the available devices to be zero.\n"
         "and I do set the available devices in `~/.bashrc` as followed:\n```\nexport CUDA_VISIBLE_DEVICES = 0\n```\n"
-        "GPU configuration: NVIDIA A100"
-    )
+        "GPU configuration: NVIDIA A100",
+    ],
+)
+def test_cuda_unknown_error_points_to_the_driver_not_the_variable_it_names(body: str) -> None:
     assert first(plan(body)) == ("driver_not_loaded", "warning")
 
 
