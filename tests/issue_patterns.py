@@ -90,6 +90,8 @@ def _matrix() -> Iterator[Entry]:
     index = default()
     for screened, signature in index._error_patterns:
         yield Entry(f"errors.yaml {signature.id}", screened.pattern, screened.flags)
+    for screened, signature in index._padded_error_patterns:
+        yield Entry(f"errors.yaml {signature.id} (padded lines)", screened.pattern, screened.flags)
     for screened, gpu in index._gpu_patterns:
         yield Entry(f"gpus.yaml {gpu.match}", screened.pattern, screened.flags)
     for screened, also, cue in index._cue_patterns:

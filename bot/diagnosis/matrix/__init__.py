@@ -194,10 +194,26 @@ class Index:
                 return feature
         raise KeyError(feature_id)
 
+    @functools.cached_property
+    def _padded_error_patterns(self) -> list[tuple[Screened, ErrorSignature]]:
+        """The error patterns for a text whose lines are padded (stretched()): each space takes a run of them, and
+        a window starts a line before its keyword's. Their keywords are single words, so they are slower: only a
+        text with padded lines (PADDED) gets them."""
+        return [
+            (_screened(stretched(err.pattern), f"errors[{err.id}].pattern", lines_before=1), err)
+            for err in self.matrix.errors
+        ]
+
+    def _errors_for(self, text: str) -> list[tuple[Screened, ErrorSignature]]:
+        return self._padded_error_patterns if PADDED in text else self._error_patterns
+
     def errors_in(self, line: str) -> list[ErrorSignature]:
+        """The known error texts in one quoted line (a line of a wrapped message may have been joined with its
+        padding: the padded patterns take that, and one line costs them little)."""
+        patterns = self._padded_error_patterns
         line = fold(line).replace("\n", " ")
         lowered = line.lower()
-        return [sig for p, sig in self._error_patterns if p.possible(lowered) and p.regex.search(line)]
+        return [sig for p, sig in patterns if p.possible(lowered) and p.regex.search(line)]
 
     def errors_span(self, text: str) -> list[tuple[int, int, ErrorSignature]]:
         """Every known error text in `text`, one scan per signature that could match at all.
@@ -210,7 +226,7 @@ class Index:
         unwrapped = lowered.replace("\n", " ")
         return [
             (m.start(), m.end(), sig)
-            for p, sig in self._error_patterns
+            for p, sig in self._errors_for(folded)
             for m in p.finditer(joined, lowered, unwrapped, ERROR_WINDOWS)
         ]
 
@@ -242,19 +258,60 @@ class Index:
         return [(start, text[start:end].strip()) for start, end in accepted]
 
 
+# A line indented deeper than a traceback's frames: where a terminal or a logger (rich, loguru) wrapped a message,
+# it pads the broken line to the screen's width (the readers strip that) and indents the rest under its first column.
+PADDED = "\n" + " " * 9
+STRETCH = "{1,80}"  # a wrapped line's padding and the next line's indent, as rich pads a 120-column terminal
+
+
+def stretched(pattern: str) -> str:
+    """`pattern` with each literal space (outside a character class and a look-behind, not quantified) taking one
+    or more spaces.
+
+    Terminals and loggers that wrap a long message pad the broken line to the width of the screen and indent the
+    rest (rich and loguru print a file:line column at the right: "Error 804: forward      install.py:114" then
+    "      compatibility was attempted"); read with its line breaks as spaces, the message has a run of spaces
+    where it printed one. The run is bounded (STRETCH): an unbounded one after a class that takes spaces too would
+    scan the rest of a long run from every start (quadratic, tests/test_linear_regex.py)."""
+    out, class_at, escaped = [], -1, False  # class_at: where the open character class began
+    depth, behind = 0, []  # open groups; the depths of the open look-behinds (fixed width: no stretching there)
+    for at, char in enumerate(pattern):
+        out.append(char)
+        if escaped:
+            escaped = False
+        elif char == "\\":
+            escaped = True
+        elif class_at >= 0:
+            if char == "]" and pattern[class_at + 1 : at] not in ("", "^"):  # "[]" / "[^]": a literal ]
+                class_at = -1
+        elif char == "[":
+            class_at = at
+        elif char == "(":
+            depth += 1
+            if pattern.startswith(("(?<=", "(?<!"), at):
+                behind.append(depth)
+        elif char == ")":
+            if behind and behind[-1] == depth:
+                behind.pop()
+            depth -= 1
+        elif char == " " and not behind and pattern[at + 1 : at + 2] not in ("?", "*", "+", "{"):
+            out.append(STRETCH)
+    return "".join(out)
+
+
 class PatternError(ValueError):
     """A matrix row's regular expression does not compile."""
 
 
 @typing.overload
-def _screened(pattern: str, where: str, shortest: int = MIN_WORD) -> Screened: ...
+def _screened(pattern: str, where: str, shortest: int = MIN_WORD, lines_before: int = 0) -> Screened: ...
 @typing.overload
-def _screened(pattern: None, where: str, shortest: int = MIN_WORD) -> None: ...
-def _screened(pattern: str | None, where: str, shortest: int = MIN_WORD) -> Screened | None:
+def _screened(pattern: None, where: str, shortest: int = MIN_WORD, lines_before: int = 0) -> None: ...
+def _screened(pattern: str | None, where: str, shortest: int = MIN_WORD, lines_before: int = 0) -> Screened | None:
     if pattern is None:
         return None
     try:
-        return Screened(pattern, shortest=shortest)
+        return Screened(pattern, shortest=shortest, lines_before=lines_before)
     except re.error as exc:
         raise PatternError(f"{where}: not a valid regular expression: {exc}") from exc
 

@@ -115,8 +115,9 @@ class Screened:
     the rest of loading the matrix.
     """
 
-    def __init__(self, pattern: str, flags: int = re.I, shortest: int = MIN_WORD) -> None:
+    def __init__(self, pattern: str, flags: int = re.I, shortest: int = MIN_WORD, lines_before: int = 0) -> None:
         self.pattern, self.flags = pattern, flags
+        self.lines_before = lines_before  # a message wrapped before its keyword starts on an earlier line
         self.words = _parsed_keywords(pattern, flags, shortest)  # parsing finds what compiling would refuse
         _WORDS.update(self.words or ())
 
@@ -142,7 +143,10 @@ class Screened:
             return
         search = unwrapped or lowered
         offsets = _offsets(search)
-        found = (itertools.islice(_windows(lowered, word, search, _of(offsets, word)), per_word) for word in self.words)
+        found = (
+            itertools.islice(_windows(lowered, word, search, _of(offsets, word), self.lines_before), per_word)
+            for word in self.words
+        )
         windows = sorted(itertools.chain.from_iterable(found))
         done = 0
         for start, end in windows:
@@ -152,13 +156,18 @@ class Screened:
                 done = end
 
 
-def _windows(lowered: str, word: str, search: str, offsets: Sequence[int] | None = None) -> Iterator[tuple[int, int]]:
-    """The windows around `word`'s occurrences in `search`: its line and the next, none overlapping. `offsets`, where
-    given, are the word's start offsets in `search` (found already, in order); else `str.find` looks."""
+def _windows(
+    lowered: str, word: str, search: str, offsets: Sequence[int] | None = None, lines_before: int = 0
+) -> Iterator[tuple[int, int]]:
+    """The windows around `word`'s occurrences in `search`: its line and the next (and `lines_before` lines before
+    it), none overlapping. `offsets`, where given, are the word's start offsets in `search` (found already, in
+    order); else `str.find` looks."""
     starts = iter(offsets) if offsets is not None else None
     at = _next(search, word, 0, starts)
     while at >= 0:
         start = lowered.rfind("\n", 0, at) + 1
+        for _ in range(lines_before):
+            start = lowered.rfind("\n", 0, max(start - 1, 0)) + 1
         end = lowered.find("\n", at + len(word))
         end = len(lowered) if end < 0 else lowered.find("\n", end + 1)
         end = len(lowered) if end < 0 else end

@@ -83,6 +83,15 @@ TOPICS = {
     "flash_attention": Screened(r"flash[-_ ]?attn|flash[-_ ]?attention"),
     "mig": Screened(r"(?<!\| )\bMIG\b(?! ?(?:\||M\.))", flags=0),  # not the "| MIG |" / "MIG M." headers
     "torch": Screened(r"\b(?:py)?torch\b"),  # torch is in play: named, installed, or in a traceback's paths
+    # The reporter says the machine has no NVIDIA GPU (not "no GPU found", which is the symptom; not torch.load's
+    # "running on a CPU-only machine", which is its advice).
+    "no_nvidia_gpu": Screened(
+        r"\b(?:i|we) (?:don.?t|do not|didn.?t) (?:have|own|got) (?:an? |any )?(?:nvidia |cuda[- ]capable |dedicated )?"
+        r"(?:gpu|graphics card)"
+        r"|\bwithout (?:an? |any )(?:nvidia |cuda[- ]capable |cuda |dedicated )?(?:gpu|graphics card)\b"
+        r"|\bcpu[- ]only (?:computer|pc|laptop|server|host)\b"
+        r"|\bhas no (?:nvidia |dedicated |cuda )?(?:gpu|graphics card)"
+    ),
 }
 # "nccl_hang": a collective's name and a word for hanging within NEAR characters of one line, either first. As one
 # pattern, `(nccl|...).{0,60}\b(hang|...)` scanned 60 characters from every occurrence of a word (60 ms for 64 KB

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from bot.diagnosis.findings import Finding
-from bot.diagnosis.matrix.model import series, version_key
+from bot.diagnosis.matrix.model import ErrorSignature, series, version_key
+from bot.diagnosis.readers.base import Quote
 from bot.diagnosis.rules import advice, finding, refutes, rule
 from bot.diagnosis.rules.view import View
 from collector.report.schema import DRIVER, TORCH
@@ -35,8 +36,9 @@ def cpu_only_wheel(v: View) -> Iterator[Finding]:
         return
     if v.cpu_build and not (has_gpu or quoted) and set(v.case.formats) & SHOWS_GPUS:
         return  # a report that shows no NVIDIA GPU: a CPU-only torch is what such a host runs (AMD, Intel, none)
-    if _mac_without_nvidia(v):
-        return  # torch for macOS has no CUDA build at all: the code asks for CUDA where only MPS or the CPU exist
+    if _without_nvidia(v):
+        yield from _no_cuda_here(v, quoted)
+        return
     # Two facts that agree (a CPU-only torch and a GPU, or a decisive text) make an error; the +cpu build alone, in
     # an issue about a GPU, is the likely cause but not a proven one (policy rule 2): a warning with no label.
     decisive = (v.cpu_build and (has_gpu or quoted)) or any(s.strength == "decisive" for s, _ in quoted)
@@ -56,13 +58,26 @@ def torch_is_a_cuda_build_or_a_mac(v: View) -> bool:
     """torch says which CUDA it was built with: whatever the words, it is not a CPU-only build. A version named in a
     sentence is words too, and refutes none. On a Mac with no NVIDIA GPU named, a CPU build is all torch has: the
     code asked for CUDA where there is none (datalab-to/chandra#11, an Apple M2)."""
-    if _mac_without_nvidia(v):
+    if _without_nvidia(v):
         return True
     return bool(v.torch_cuda) and not v.cpu_build and not v.told_in_prose(TORCH)
 
 
-def _mac_without_nvidia(v: View) -> bool:
-    return v.mac and not (v.gpus or (v.driver and v.driver.version))
+def _no_cuda_here(v: View, quoted: list[tuple[ErrorSignature, Quote]]) -> Iterator[Finding]:
+    """A Mac, or a machine the reporter says has no NVIDIA GPU: a torch without CUDA is the only kind it runs, and
+    the code asks for CUDA. That is the build the issue is about, but no reinstall changes it and the environment
+    is not at fault: a warning below a label's confidence, with the way out (MPS, the CPU, another machine)."""
+    evidence = [*v.evidence(TORCH), *(f"{q.text} ({q.where})" for _, q in quoted)]
+    said = v.case.topics.get("no_nvidia_gpu")
+    evidence += [f"{said.text} ({said.where})"] if said and not v.mac else []
+    if evidence:
+        yield finding("cpu_only_wheel_no_gpu", "cpu_only_wheel", "warning", evidence, confidence=0.45, mac=v.mac)
+
+
+def _without_nvidia(v: View) -> bool:
+    """A Mac, or a machine the reporter says has no NVIDIA GPU, with none named and no driver version."""
+    no_gpu = v.mac or "no_nvidia_gpu" in v.case.topics
+    return no_gpu and not (v.gpus or (v.driver and v.driver.version))
 
 
 @rule

@@ -117,12 +117,30 @@ def test_error_804_points_to_the_host_driver_as_a_warning() -> None:
     assert "compat" in next(f for f in result.findings if f.category == "driver_too_old").fix
 
 
-def test_on_a_mac_a_cpu_build_is_all_torch_has() -> None:
-    # datalab-to/chandra#11 (tune, fine): the code asked for CUDA on an Apple M2.
-    body = "I am running it on mac with following specification\n\nChipset Model: Apple M2\n\n" + (
-        "  Error processing input.pdf: Torch not compiled with CUDA enabled"
-    )
-    assert all(f.category != "cpu_only_wheel" for f in plan(body, "Torch not compiled with CUDA enabled").findings)
+@pytest.mark.parametrize(
+    ("title", "body"),
+    [
+        # datalab-to/chandra#11 (tune, fine): the code asked for CUDA on an Apple M2.
+        ("Torch not compiled with CUDA enabled", "I am running it on mac with following specification\n\n"
+         "Chipset Model: Apple M2\n\n  Error processing input.pdf: Torch not compiled with CUDA enabled"),
+        # IndigoDosSantos/stable-cascade-one-click-installer#23 (tune, cpu_only_wheel): an M3 named in the title.
+        ("MacBook Pro M3 Torch not compiled with CUDA enabled", "It shows an error \"Torch not compiled with CUDA "
+         "enabled\" but MacOS doesn't support CUDA.\nAssertionError: Torch not compiled with CUDA enabled"),
+        # amdegroot/ssd.pytorch#536 (tune, fine): no GPU at all, by choice; the code defaulted to CUDA.
+        ("AssertionError: Torch not compiled with CUDA enabled", "When running the code without a CUDA Gpu and/or "
+         "pytorch not compiled with it, the following error occurs: \"AssertionError: Torch not compiled with CUDA "
+         "enabled\". The reason is that multibox_loss.py:35 sets the argument use_gpu per default to true."),
+    ],
+)  # fmt: skip
+def test_without_an_nvidia_gpu_a_cpu_build_is_all_torch_has(title: str, body: str) -> None:
+    result = plan(body, title)
+    # torch without CUDA is what the issue is about, but no reinstall helps: a warning that earns no label and
+    # gives no install command, with the way out (MPS on a Mac, the CPU).
+    assert first(result) == ("cpu_only_wheel", "warning")
+    top = result.findings[0]
+    assert top.id == "cpu_only_wheel_no_gpu" and "--device cpu" in top.fix and "pip install" not in top.fix
+    assert ("mps" in top.fix) == ("mac" in (title + body).lower())
+    assert not set(result.labels) - {"needs-env"}
     # The same text on a PC with an NVIDIA GPU is the CPU-only wheel, as an error.
     assert first(plan("RTX 4070, Windows 11\nTorch not compiled with CUDA enabled")) == ("cpu_only_wheel", "error")
 

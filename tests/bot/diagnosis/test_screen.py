@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.diagnosis.matrix import default, screen
+from bot.diagnosis.matrix import default, screen, stretched
 from bot.diagnosis.matrix.screen import Screened, keywords
 from bot.diagnosis.readers import freeform, torch_messages
 
@@ -96,3 +96,35 @@ def test_the_word_index_is_built_once_per_text() -> None:
     assert first is not None and screen._offsets(text) is first
     line = len("torch not compiled with cuda enabled\n")
     assert first["torch not compiled with cuda enabled"][:2] == [0, line]
+
+
+@pytest.mark.parametrize(
+    ("pattern", "expected"),
+    [
+        ("a b", "a {1,80}b"),
+        ("x (?:y |z )w", "x {1,80}(?:y {1,80}|z {1,80})w"),
+        ("a ?b c{2}", "a ?b {1,80}c{2}"),  # a quantified space keeps its quantifier
+        (r"a\ b [ x] y", r"a\ b {1,80}[ x] {1,80}y"),  # an escaped space and a class's space stay one
+        ("[^]] x", "[^]] {1,80}x"),  # "]" first in a class is a literal
+        ("(?<!a b)c d", "(?<!a b)c {1,80}d"),  # a look-behind must keep its fixed width
+    ],
+)
+def test_stretched_spaces_take_a_wrapped_lines_padding(pattern: str, expected: str) -> None:
+    assert stretched(pattern) == expected
+    re.compile(expected)
+
+
+def test_a_message_wrapped_by_a_logger_is_still_known() -> None:
+    # nerfstudio-project/nerfstudio#1796 (tune): rich wrapped torch's warning at the terminal's width, padding each
+    # broken line to a file:line column and indenting the rest.
+    body = (
+        "Get error:\n```\n"
+        "           /home/user/.local/lib/python3.10/site-packages/torch/cuda/__init__.py:88: UserWarning: CUDA    "
+        "install.py:114\n"
+        "           before calling NumCudaDevices() that might have already set an error? Error 804: forward"
+        "                     \n"
+        "           compatibility was attempted on non supported HW (Triggered internally at"
+        "                                     \n"
+        "           ../c10/cuda/CUDAFunctions.cpp:109.)\n```"
+    )
+    assert "cuda_compat_on_unsupported_gpu" in {sig.id for _, _, sig in default().errors_span(body)}
