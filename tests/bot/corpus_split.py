@@ -45,7 +45,8 @@ CITED_BEFORE = frozenset({
     "open-mmlab/mmdetection", "w-okada/voice-changer",  # the fourth batch
     "stackhpc/ansible-slurm-appliance", "pytorch/pytorch.github.io", "xingyizhou/centernet",  # the fifth batch
     "lmoe/wyoming-xtts", "glucauze/sd-webui-faceswaplab", "juergenfleiss/atrain_core",  # the seventh batch
-    "mrmeee/bumblebee-old-and-abbandoned",  # cited by errors.yaml on 2026-12-06 (none of its issues gathered yet)
+    # cited by errors.yaml on 2026-12-06, none of their issues gathered yet
+    "mrmeee/bumblebee-old-and-abbandoned", "mozilla-ai/llamafile", "qualcomm/geniex",
 })  # fmt: skip
 
 
