@@ -14,7 +14,8 @@ from collector.report.schema import PACKAGES, DuplicateDistribution, Package, Pa
 NAME = "package list"
 # A version is at most MAX_VERSION characters (PEP 440 local versions included): a longer "version" is no listing,
 # and would be quoted whole in a finding.
-FREEZE = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*==\s*([0-9][^\s;,]{0,63})(?![^\s;,])")
+# uv lists what it installed as " + name==version" (" ~ " reinstalled; " - " removed, which is no longer there).
+FREEZE = re.compile(r"^\s*(?:[+~] )?([A-Za-z0-9][A-Za-z0-9._-]*)\s*==\s*([0-9][^\s;,]{0,63})(?![^\s;,])")
 FREEZE_URL = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*@\s*(\S+)")
 COLUMNS = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s+([0-9][0-9A-Za-z.+!_-]{0,63})(?:\s+(\S+))?(?:\s+(\S+))?\s*$")
 # conda builds end in "_<number>": "py3.10_cuda12.1_cudnn9.1.0_0", "ha16c6d3_5", "pypi_0".
@@ -42,7 +43,9 @@ def read(section: Section, matrix: Index) -> Partial:
     partial = Partial(NAME)
     found: list[tuple[int, Package]] = []
     for index, line in enumerate(section.lines):
-        first_word = line.lstrip().split("=", 1)[0].split("@", 1)[0].split(None, 1)
+        stripped = line.lstrip()
+        stripped = stripped[2:] if stripped[:2] in ("+ ", "~ ") else stripped  # uv's "installed" marks
+        first_word = stripped.split("=", 1)[0].split("@", 1)[0].split(None, 1)
         if not first_word or not watched(first_word[0]):
             continue  # only watched distributions count: rule the line out before any regex runs
         package = _package(line)

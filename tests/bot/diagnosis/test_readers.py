@@ -91,6 +91,17 @@ def test_pip_freeze(matrix: Index) -> None:
     assert "accelerate" in names and "absl-py" not in names
 
 
+def test_uv_install_output_is_a_package_list(matrix: Index) -> None:
+    # microsoft/onnxruntime#23833 (tune): uv marks what it installed with "+", what it removed with "-".
+    body = (
+        "root@ubuntu:~/proj# uv add onnxruntime-gpu onnxruntime\nInstalled 10 packages in 34ms\n"
+        " + numpy==2.2.3\n + onnxruntime==1.20.1\n + onnxruntime-gpu==1.20.1\n - torch==2.1.0\n ~ triton==3.1.0\n"
+    )
+    packages = read_case(matrix, body).report.get(PACKAGES)
+    names = {p.name: p.version for p in packages.selected}  # type: ignore[union-attr]
+    assert names == {"numpy": "2.2.3", "onnxruntime": "1.20.1", "onnxruntime-gpu": "1.20.1", "triton": "3.1.0"}
+
+
 def test_conda_list_with_two_torches(matrix: Index) -> None:
     body = fixture_text("issues", "real", "pytorch__pytorch__12031.yaml")
     case = read_case(matrix, body)
