@@ -346,3 +346,18 @@ def test_words_about_a_cpu_only_build_in_an_issue_that_never_names_torch_get_no_
     assert "torch is a CPU-only build" not in cause.title
     named = plan("pip gave me the cpu-only build of torch")
     assert "pip uninstall -y torch" in named.findings[0].fix
+
+
+def test_a_gpu_no_wheel_runs_on_is_too_old_not_missing_kernels() -> None:
+    # johnolafenwa/DeepStack#129 (tune): torch's own warning lists the wheel's archs; no torch wheel ever ran on sm_35
+    # since, so "too old" is the cause and "no sm_35 kernels in this wheel" only its symptom.
+    body = (
+        "When I try to run deepstack with GPU enabled, I get:\n```\n"
+        "/usr/local/lib/python3.7/dist-packages/torch/cuda/__init__.py:125: UserWarning: \n"
+        "NVIDIA GeForce GT 710 with CUDA capability sm_35 is not compatible with the current PyTorch installation.\n"
+        "The current PyTorch install supports CUDA capabilities sm_37 sm_50 sm_60 sm_70 sm_75.\n```"
+    )
+    result = plan(body, "Enable sm_35 support in pytorch")
+    assert first(result) == ("gpu_too_old_for_cuda", "error")
+    assert result.findings[0].id == "gpu_unsupported_by_any_wheel"
+    assert all(f.id != "gpu_arch_unsupported" for f in result.findings)  # the text's own finding may follow
