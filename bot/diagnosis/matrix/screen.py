@@ -9,6 +9,9 @@ Finding those words is itself one scan of the body per word (about 480 words). W
 `bot` extra), every word of every pattern is found in one pass over a text instead, and each pattern reads its
 words' offsets from that (`_offsets`); without it (the collector's one-file bundle), each word is looked for with
 `str.find`, with the same result.
+
+`stretched()` makes a pattern's spaces take the runs of spaces a terminal's or a logger's wrapping leaves in a message
+(PADDED says which texts have them); the matrix runs those variants only there, since their keywords are single words.
 """
 
 from __future__ import annotations
@@ -209,3 +212,44 @@ def _matcher(words: int) -> Any:
         automaton.add_word(word, word)
     automaton.make_automaton()
     return automaton
+
+
+# A line indented deeper than a traceback's frames: where a terminal or a logger (rich, loguru) wrapped a message,
+# it pads the broken line to the screen's width (the readers strip that) and indents the rest under its first column.
+PADDED = "\n" + " " * 9
+STRETCH = "{1,80}"  # a wrapped line's padding and the next line's indent, as rich pads a 120-column terminal
+
+
+def stretched(pattern: str) -> str:
+    """`pattern` with each literal space (outside a character class and a look-behind, not quantified) taking one
+    or more spaces.
+
+    Terminals and loggers that wrap a long message pad the broken line to the width of the screen and indent the
+    rest (rich and loguru print a file:line column at the right: "Error 804: forward      install.py:114" then
+    "      compatibility was attempted"); read with its line breaks as spaces, the message has a run of spaces
+    where it printed one. The run is bounded (STRETCH): an unbounded one after a class that takes spaces too would
+    scan the rest of a long run from every start (quadratic, tests/test_linear_regex.py)."""
+    out, class_at, escaped = [], -1, False  # class_at: where the open character class began
+    depth, behind = 0, []  # open groups; the depths of the open look-behinds (fixed width: no stretching there)
+    for at, char in enumerate(pattern):
+        out.append(char)
+        if escaped:
+            escaped = False
+        elif char == "\\":
+            escaped = True
+        elif class_at >= 0:
+            if char == "]" and pattern[class_at + 1 : at] not in ("", "^"):  # "[]" / "[^]": a literal ]
+                class_at = -1
+        elif char == "[":
+            class_at = at
+        elif char == "(":
+            depth += 1
+            if pattern.startswith(("(?<=", "(?<!"), at):
+                behind.append(depth)
+        elif char == ")":
+            if behind and behind[-1] == depth:
+                behind.pop()
+            depth -= 1
+        elif char == " " and not behind and pattern[at + 1 : at + 2] not in ("?", "*", "+", "{"):
+            out.append(STRETCH)
+    return "".join(out)

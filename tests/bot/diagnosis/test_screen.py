@@ -12,8 +12,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.diagnosis.matrix import default, screen, stretched
-from bot.diagnosis.matrix.screen import Screened, keywords
+from bot.diagnosis.matrix import default, screen
+from bot.diagnosis.matrix.screen import Screened, keywords, stretched
 from bot.diagnosis.readers import freeform, torch_messages
 
 
