@@ -156,6 +156,11 @@ class Index:
                 return wheel
         return None
 
+    @functools.cached_property
+    def oldest_wheel_arch(self) -> tuple[int, ...] | None:
+        """The oldest compute capability any wheel the matrix knows was built for: a GPU below it no wheel runs on."""
+        return min((version_key(arch) for wheel in self.matrix.wheels for arch in wheel.archs), default=None)
+
     # --- CUDA and drivers ------------------------------------------------------------------------------
 
     def family(self, cuda_version: str) -> CudaFamily | None:

@@ -221,8 +221,8 @@ STRETCH = "{1,80}"  # a wrapped line's padding and the next line's indent, as ri
 
 
 def stretched(pattern: str) -> str:
-    """`pattern` with each literal space (outside a character class and a look-behind, not quantified) taking one
-    or more spaces.
+    """`pattern` with each literal space (outside a character class and a look-behind, not quantified) taking a run
+    of 1 to 80 spaces.
 
     Terminals and loggers that wrap a long message pad the broken line to the width of the screen and indent the
     rest (rich and loguru print a file:line column at the right: "Error 804: forward      install.py:114" then

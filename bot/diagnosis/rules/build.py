@@ -54,10 +54,11 @@ def cpu_only_wheel(v: View) -> Iterator[Finding]:
 
 
 @refutes("cpu_only_wheel")
-def torch_is_a_cuda_build_or_a_mac(v: View) -> bool:
+def torch_is_a_cuda_build_or_no_nvidia_here(v: View) -> bool:
     """torch says which CUDA it was built with: whatever the words, it is not a CPU-only build. A version named in a
-    sentence is words too, and refutes none. On a Mac with no NVIDIA GPU named, a CPU build is all torch has: the
-    code asked for CUDA where there is none (datalab-to/chandra#11, an Apple M2)."""
+    sentence is words too, and refutes none. On a Mac, or a machine the reporter says has no NVIDIA GPU, with none
+    named, a CPU build is all torch has: the code asked for CUDA where there is none (datalab-to/chandra#11, an Apple
+    M2); the rule's own warning (_no_cuda_here) says so instead of the words' findings."""
     if _without_nvidia(v):
         return True
     return bool(v.torch_cuda) and not v.cpu_build and not v.told_in_prose(TORCH)

@@ -81,21 +81,17 @@ def gpu_too_old_for_cuda(v: View) -> Iterator[Finding]:
 HIDES_ALL = {"", "void", "none", "-1"}
 
 
-def _oldest_wheel_arch(v: View) -> tuple[int, ...] | None:
-    return min((version_key(arch) for wheel in v.matrix.matrix.wheels for arch in wheel.archs), default=None)
-
-
 def _no_wheel_speaks_for(v: View, gpu: GpuView) -> bool:
     """Whether _unsupported_by_any_wheel names this GPU: then "no wheel runs on it" is the cause, and "this wheel
     has no kernels for it" only its symptom (DeepStack#129, a GT 710 under a torch built for sm_37 and up)."""
-    oldest = _oldest_wheel_arch(v)
+    oldest = v.matrix.oldest_wheel_arch
     return bool(v.torch_cuda is None and oldest and v.torch_in_play and gpu.cc and version_key(gpu.cc) < oldest)
 
 
 def _unsupported_by_any_wheel(v: View) -> Iterator[Finding]:
     """Without torch's CUDA: GPUs older than anything any wheel in the matrix was built for, where torch is in play
     (an old GPU in an issue about a CUDA 8 container is not a torch problem)."""
-    oldest = _oldest_wheel_arch(v)
+    oldest = v.matrix.oldest_wheel_arch
     if oldest is None or not v.torch_in_play:
         return
     for gpu in _distinct([g for g in v.gpus if g.cc and version_key(g.cc) < oldest]):
