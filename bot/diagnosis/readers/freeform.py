@@ -10,12 +10,11 @@ import dataclasses
 import itertools
 import re
 from collections.abc import Iterator
-from typing import Literal
 
 from bot.diagnosis.matrix import Index
 from bot.diagnosis.matrix.screen import Screened
 from bot.diagnosis.readers.base import MAX_ERRORS, PROSE, Partial, Quote, Section
-from bot.diagnosis.readers.versions import owned_by_torch
+from bot.diagnosis.readers.versions import INSTALL_COMMAND, build_of, owned_by_torch, removed_by_pip
 from collector.markdown import TWIN_OPEN
 from collector.report.schema import (
     DRIVER,
@@ -103,7 +102,6 @@ MAX_WORDS = 1000  # of each kind, the first in the text: a 64 KB body holds 13,0
 WSL_1 = re.compile(r"WSL\s*1", re.I)
 CUE_CHARS = 16_000  # what people say about their setup comes before the logs they paste: cues are read there
 REPORT_HEADING = "### Environment (envtriage "  # templates/report.md.j2's first line
-INSTALL_COMMAND = re.compile(r"\b(?:pip3?|conda|mamba|micromamba|uv(?: pip)?) install\b", re.I)
 # A line of a listing: collect_env's package lines, an nvidia-smi table, `pip freeze` (name==1.2) and `conda list`
 # (name, then two or more spaces). The last shape is also prose typed with a double space ("1.3.1   EXECUTION
 # PROVIDERS only cpu"), so it counts only beside another listing line: a `conda list` is never one line.
@@ -181,7 +179,8 @@ def _without_our_report(section: Section) -> Section:
 
 
 def _versions(partial: Partial, text: Text) -> None:
-    found = [m for m in (text.first(TORCH_VERSION), _torch_tag(text)) if m]
+    named = next((m for m in itertools.islice(text.all(TORCH_VERSION), MAX_WORDS) if not _removed(text, m)), None)
+    found = [m for m in (named, _torch_tag(text)) if m]
     if found:
         match = min(found, key=lambda m: m.start())
         version = match.group(1) if match.re is TORCH_VERSION.regex else f"{match.group(1)}+{match.group(2)}"
@@ -199,15 +198,13 @@ def _versions(partial: Partial, text: Text) -> None:
 def _torch_tag(text: Text) -> re.Match[str] | None:
     for match in itertools.islice(text.all(TAG_ONLY), MAX_WORDS):
         line_start = text.starts[text.line_of(match.start())]
-        if owned_by_torch(text.text[line_start : match.start()]):
+        if owned_by_torch(text.text[line_start : match.start()]) and not _removed(text, match):
             return match
     return None
 
 
-def build_of(tag: str | None) -> Literal["cuda", "rocm", "cpu"] | None:
-    if tag is None:
-        return None
-    return "cpu" if tag == "cpu" else "rocm" if tag.startswith("rocm") else "cuda" if tag.startswith("cu") else None
+def _removed(text: Text, match: re.Match[str]) -> bool:
+    return removed_by_pip(text.section.lines[text.line_of(match.start())])
 
 
 def _environment(partial: Partial, text: Text) -> None:
@@ -231,7 +228,7 @@ def _environment(partial: Partial, text: Text) -> None:
 def _companions(partial: Partial, text: Text) -> None:
     packages: dict[str, tuple[int, Package]] = {}
     for match in text.all(COMPANION):
-        if INSTALL_COMMAND.search(text.section.lines[text.line_of(match.start())]):
+        if INSTALL_COMMAND.search(text.section.lines[text.line_of(match.start())]) or _removed(text, match):
             continue  # "pip install torchvision==0.19.1" says what to install (a fix tried), not what is installed
         name = match.group(1).lower().replace("_", "-")
         packages.setdefault(name, (text.line_of(match.start()), Package(name=name, version=match.group(2))))

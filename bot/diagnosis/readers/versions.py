@@ -16,6 +16,12 @@ OWNER = re.compile(
     re.I,
 )
 OWN_NAMES = {"torch", "pytorch"}
+INSTALL_COMMAND = re.compile(r"\b(?:pip3?|conda|mamba|micromamba|uv(?: pip)?) install\b", re.I)
+# pip's log of what an install replaced ("Found existing installation: torchvision 0.20.1", "Successfully
+# uninstalled torch-2.5.1"): versions that were there before and are gone after, never the installed ones.
+REMOVED_BY_PIP = re.compile(
+    r"^\s*(?:Found existing installation:|Attempting uninstall:|Uninstalling |Successfully uninstalled )", re.I
+)
 
 
 def clean(word: str) -> str:
@@ -43,3 +49,7 @@ def owned_by_torch(before: str) -> bool:
     it is torch (or none is). Only the line's last 300 characters are read."""
     names = [match.group(1).lower() for match in OWNER.finditer(before[-300:])]
     return not names or names[-1] in OWN_NAMES
+
+
+def removed_by_pip(line: str) -> bool:
+    return bool(REMOVED_BY_PIP.match(line))

@@ -7,6 +7,7 @@ from bot.diagnosis.matrix import default
 from bot.diagnosis.plan import Plan, triage
 from bot.diagnosis.readers import read_case
 from bot.diagnosis.readers.freeform import _prose_only
+from collector.report.schema import PACKAGES
 
 
 def plan(body: str, title: str = "") -> Plan:
@@ -59,3 +60,27 @@ def test_words_on_the_error_s_own_line_do_not_pick_its_other_cause() -> None:
     # The same words in the prose about the setup still count.
     said = "This program needs a CUDA-Enabled GPU\nMy card is a GTX 480, compute capability 2.0."
     assert first(plan(said)) == ("gpu_too_old_for_cuda", "warning")
+
+
+def test_what_pip_replaced_is_not_what_is_installed() -> None:
+    # Comfy-Org/ComfyUI#6197: pip's log names the versions it removes ("Found existing installation: torchvision
+    # 0.20.1"); read as installed they made a matched torch 2.5.0 / torchvision 0.20.0 install a mismatch error.
+    body = "\n".join([
+        "`pip install torch==2.5.0 torchvision==0.20.0 torchaudio==2.5.0 --index-url https://download.pytorch.org/whl/cu124`",
+        "Installing collected packages: torch, torchvision, torchaudio",
+        "  Attempting uninstall: torch",
+        "    Found existing installation: torch 2.5.1",
+        "    Uninstalling torch-2.5.1:",
+        "      Successfully uninstalled torch-2.5.1",
+        "  Attempting uninstall: torchvision",
+        "    Found existing installation: torchvision 0.20.1",
+        "    Uninstalling torchvision-0.20.1:",
+        "      Successfully uninstalled torchvision-0.20.1",
+        "Successfully installed torch-2.5.0+cu124 torchaudio-2.5.0+cu124 torchvision-0.20.0+cu124",
+    ])  # fmt: skip
+    found = plan(body, "ComfyUI portable is using its own PyTorch version").findings
+    assert not any(f.category in ("torchvision_mismatch", "torchaudio_mismatch") for f in found)
+    packages = read_case(default(), body).report.get(PACKAGES)
+    assert packages is None or all(p.version not in ("0.20.1", "2.5.1") for p in packages.selected)
+    # A version in a line that is not pip's removal log is still read.
+    assert first(plan("torch 2.5.0\ntorchvision 0.19.0\n")) == ("torchvision_mismatch", "error")
