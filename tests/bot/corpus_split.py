@@ -47,6 +47,9 @@ CITED_BEFORE = frozenset({
     "lmoe/wyoming-xtts", "glucauze/sd-webui-faceswaplab", "juergenfleiss/atrain_core",  # the seventh batch
     # cited by errors.yaml on 2026-12-06, none of their issues gathered yet
     "mrmeee/bumblebee-old-and-abbandoned", "mozilla-ai/llamafile", "qualcomm/geniex",
+    # cited by errors.yaml on 2026-12-07, none of their issues gathered yet
+    "ddtrobot/tita_rl_sim2sim2real", "mit-realm/gcbfplus", "rapidsai-community/rapidsai-csp-utils",
+    "amazon-braket/amazon-braket-examples",
 })  # fmt: skip
 
 

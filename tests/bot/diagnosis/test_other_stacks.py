@@ -1,0 +1,66 @@
+"""Error texts other GPU stacks print about the environment (TensorRT, JAX, PaddlePaddle, CuPy): the category each
+points to, its fix's own wording (not torch's), and where a number in the message decides the direction."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.diagnosis.matrix import default
+from bot.diagnosis.plan import triage
+
+
+def top(body: str, title: str = "") -> tuple[str | None, str, str]:
+    found = next(f for f in triage(default(), body, title).findings if f.severity != "info")
+    return found.category, found.severity, found.fix
+
+
+@pytest.mark.parametrize(
+    ("sm", "category"),
+    [("60", "gpu_too_old_for_cuda"), ("61", "gpu_too_old_for_cuda"), ("120", "gpu_arch_unsupported"),
+     ("100", "gpu_arch_unsupported"), ("89", "gpu_arch_unsupported")],
+)  # fmt: skip
+def test_tensorrt_names_the_sm_and_the_number_says_which_way(sm: str, category: str) -> None:
+    # ArgoHA/D-FINE-seg#20 (a P100 under TensorRT 10), DDTRobot/tita_rl_sim2sim2real#7 (an RTX 5070 Ti under 10.7).
+    line = f"Error Code 9: API Usage Error (Target GPU SM {sm} is not supported by this TensorRT release.)"
+    found, severity, fix = top(line)
+    assert (found, severity) == (category, "error")
+    assert "TensorRT" in fix and "torch" not in fix
+
+
+def test_tensorrt_sm_70s_are_left_alone() -> None:
+    # Volta and Turing: neither row speaks, so no direction is guessed.
+    line = "Error Code 9: API Usage Error (Target GPU SM 75 is not supported by this TensorRT release.)"
+    assert top(line)[0] not in ("gpu_too_old_for_cuda", "gpu_arch_unsupported")
+
+
+def test_jax_found_an_older_cuda_library() -> None:
+    for line in (
+        "CUDA backend failed to initialize: Found cuDNN version 8600, but JAX was built against version 8906, "
+        "which is newer.",
+        "Unable to initialize backend 'cuda': Found cuSOLVER version 11002, but JAX was built against version "
+        "11401, which is newer.",
+    ):
+        category, severity, fix = top(line)
+        assert (category, severity) == ("library_shadowing", "warning")
+        assert "jax[cuda12]" in fix
+
+
+def test_paddle_compiled_for_other_architectures() -> None:
+    line = (
+        "E0628 11:38:05.609311 27896 gpu_resources.cc:98] Mismatched GPU Architecture: The installed PaddlePaddle "
+        "package was compiled for 75 80 86 89 ,but your current GPU is 120 Solution: Install the correct wheel package"
+    )
+    category, severity, fix = top(line)
+    assert (category, severity) == ("gpu_arch_unsupported", "error")
+    assert "paddlepaddle-gpu" in fix and "CPU-only" not in fix
+    # An old GPU under Paddle's list is its other, often harmless warning: no row speaks (at most the learned
+    # fallback's "possibly", a warning).
+    old = triage(default(), line.replace("is 120", "is 61")).findings
+    assert not any(f.id == "known_error" or f.severity == "error" for f in old)
+
+
+def test_two_cupy_packages() -> None:
+    body = "CuPy may not function correctly because multiple CuPy packages are installed\n  in your environment:\n"
+    category, severity, fix = top(body + "    cupy-cuda12x, cupy-cuda13x\n")
+    assert (category, severity) == ("mixed_installs", "error")
+    assert "cupy" in fix
