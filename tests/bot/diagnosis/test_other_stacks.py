@@ -64,3 +64,11 @@ def test_two_cupy_packages() -> None:
     category, severity, fix = top(body + "    cupy-cuda12x, cupy-cuda13x\n")
     assert (category, severity) == ("mixed_installs", "error")
     assert "cupy" in fix
+
+
+def test_tensorflow_resource_exhausted_named_alone() -> None:
+    # stardist/stardist#119: the class name in a title and a notebook's traceback header, no "OOM when allocating".
+    assert top("", "ResourceExhaustedError in predict_function")[:2] == ("oom_or_memory", "warning")
+    # google.api_core's quota error is no allocation: no row speaks for it.
+    found = triage(default(), "google.api_core.exceptions.ResourceExhausted: 429 Quota exceeded").findings
+    assert not any(f.category == "oom_or_memory" and f.id == "known_error" for f in found)
