@@ -72,3 +72,28 @@ def test_tensorflow_resource_exhausted_named_alone() -> None:
     # google.api_core's quota error is no allocation: no row speaks for it.
     found = triage(default(), "google.api_core.exceptions.ResourceExhausted: 429 Quota exceeded").findings
     assert not any(f.category == "oom_or_memory" and f.id == "known_error" for f in found)
+
+
+def test_an_extension_built_against_another_torch() -> None:
+    # state-spaces/mamba#217, spla-tam/SplaTAM#138: a compiled extension misses a torch C++ symbol (c10::, at::).
+    for path, symbol in (
+        ("site-packages/selective_scan_cuda.cpython-310-x86_64-linux-gnu.so", "_ZN3c104cuda9SetDeviceEi"),
+        ("site-packages/diff_gaussian_rasterization/_C.cpython-310-x86_64-linux-gnu.so",
+         "_ZNK3c1010TensorImpl18compute_contiguousEv"),
+    ):  # fmt: skip
+        category, severity, fix = top(f"ImportError: /home/u/env/lib/python3.10/{path}: undefined symbol: {symbol}")
+        assert (category, severity) == ("mixed_installs", "warning")
+        assert "no-build-isolation" in fix
+    # torchvision's own library keeps its decisive row.
+    line = "ImportError: /x/torchvision/_C.so: undefined symbol: _ZN3c1019UndefinedTensorImpl10_singletonE"
+    assert top(line)[:2] == ("torchvision_mismatch", "error")
+
+
+def test_a_symbol_versioned_by_a_cuda_library() -> None:
+    # pytorch/pytorch#157381 (a local libcupti first), #90692 (the loader's "not defined in file" wording).
+    for line in (
+        "libtorch_cpu.so: undefined symbol: cuptiActivityEnableDriverApi, version libcupti.so.12",
+        "libtorch_cuda_cu.so: symbol cusparseSpSM_analysis, version libcusparse.so.11 not defined in file "
+        "libcusparse.so.11 with link time reference",
+    ):
+        assert top(line)[:2] == ("library_shadowing", "warning")
