@@ -97,3 +97,11 @@ def test_a_symbol_versioned_by_a_cuda_library() -> None:
         "libcusparse.so.11 with link time reference",
     ):
         assert top(line)[:2] == ("library_shadowing", "warning")
+
+
+def test_an_application_that_needs_a_newer_compute_capability() -> None:
+    # graphdeco-inria/gaussian-splatting#206 (SIBR viewer on a GTX 1080), iperov/DeepFaceLab#264: the program's own
+    # floor, not a wheel's arch list.
+    for text in ("Sorry, need at least compute capability 7.0+!",
+                 "No CUDA device found with minimum required compute capability 3.5"):  # fmt: skip
+        assert top(text)[:2] == ("gpu_too_old_for_cuda", "warning")
