@@ -228,7 +228,8 @@ def _environment(partial: Partial, text: Text) -> None:
 def _companions(partial: Partial, text: Text) -> None:
     packages: dict[str, tuple[int, Package]] = {}
     for match in text.all(COMPANION):
-        if INSTALL_COMMAND.search(text.section.lines[text.line_of(match.start())]) or _removed(text, match):
+        line = text.section.lines[text.line_of(match.start())]
+        if INSTALL_COMMAND.search(line) or removed_by_pip(line):
             continue  # "pip install torchvision==0.19.1" says what to install (a fix tried), not what is installed
         name = match.group(1).lower().replace("_", "-")
         packages.setdefault(name, (text.line_of(match.start()), Package(name=name, version=match.group(2))))

@@ -84,20 +84,23 @@ HIDES_ALL = {"", "void", "none", "-1"}
 def _no_wheel_speaks_for(v: View, gpu: GpuView) -> bool:
     """Whether _unsupported_by_any_wheel names this GPU: then "no wheel runs on it" is the cause, and "this wheel
     has no kernels for it" only its symptom (DeepStack#129, a GT 710 under a torch built for sm_37 and up)."""
+    return v.torch_cuda is None and _below_every_wheel(v, gpu)
+
+
+def _below_every_wheel(v: View, gpu: GpuView) -> bool:
+    """Older than anything any wheel in the matrix was built for, where torch is in play (an old GPU in an issue
+    about a CUDA 8 container is not a torch problem)."""
     oldest = v.matrix.oldest_wheel_arch
-    return bool(v.torch_cuda is None and oldest and v.torch_in_play and gpu.cc and version_key(gpu.cc) < oldest)
+    return bool(oldest and v.torch_in_play and gpu.cc and version_key(gpu.cc) < oldest)
 
 
 def _unsupported_by_any_wheel(v: View) -> Iterator[Finding]:
-    """Without torch's CUDA: GPUs older than anything any wheel in the matrix was built for, where torch is in play
-    (an old GPU in an issue about a CUDA 8 container is not a torch problem)."""
+    """Without torch's CUDA (gpu_too_old_for_cuda asks only then): the GPUs no wheel runs on."""
     oldest = v.matrix.oldest_wheel_arch
-    if oldest is None or not v.torch_in_play:
-        return
-    for gpu in _distinct([g for g in v.gpus if g.cc and version_key(g.cc) < oldest]):
+    for gpu in _distinct([g for g in v.gpus if _below_every_wheel(v, g)]):
         yield finding(
             "gpu_unsupported_by_any_wheel", "gpu_too_old_for_cuda", "error", v.gpu_evidence(),
-            confidence=0.9, gpu=gpu.gpu.name, cc=gpu.cc, oldest=".".join(map(str, oldest)),
+            confidence=0.9, gpu=gpu.gpu.name, cc=gpu.cc, oldest=".".join(map(str, oldest or ())),
         )  # fmt: skip
 
 
