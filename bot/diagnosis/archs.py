@@ -52,6 +52,11 @@ def runs_on(archs: list[Arch], cc: str) -> bool:
     return any(_runs(arch, cc) for arch in archs)
 
 
+def older_than_all(archs: list[Arch], cc: str) -> bool:
+    """True if the device is older than every entry (so no PTX can be JIT-compiled for it either)."""
+    return bool(archs and cc) and all(version_key(cc) < version_key(arch.cc) for arch in archs)
+
+
 def _runs(arch: Arch, cc: str) -> bool:
     if arch.ptx:
         return version_key(cc) >= version_key(arch.cc)

@@ -238,9 +238,16 @@ def _companions(partial: Partial, text: Text) -> None:
         partial.add(PACKAGES, Packages(selected=[p for _, p in packages.values()]), text.section, first)
 
 
+EXAMPLE_GPU = re.compile(r"\be\.g\.|\bsuch as\b|\bfor example\b|\blike\b", re.I)  # what precedes an example
+
+
 def _gpus(partial: Partial, text: Text, matrix: Index, error_lines: set[int]) -> None:
-    # A GPU named inside a known error text is the message's example ("e.g., RTX 4090"), not the user's.
-    mentions = [(at, name) for at, name in matrix.gpus_in(text.text) if text.line_of(at) not in error_lines]
+    # A GPU named inside a known error text as the message's example ("e.g., RTX 4090") is not the user's; one the
+    # user names on the line that quotes the error ("I use a GT 730 and get 'no kernel image'") is.
+    mentions = [
+        (at, name) for at, name in matrix.gpus_in(text.text)
+        if text.line_of(at) not in error_lines or not EXAMPLE_GPU.search(text.text, max(0, at - 16), at)
+    ]  # fmt: skip
     if not mentions:
         return
     names: dict[str, str] = {}  # a 64 KB body may name a GPU ten thousand times

@@ -65,6 +65,18 @@ def choose(matrix: Index, ccs: list[str], driver: str | None, not_before: str | 
     return None
 
 
+def newest(matrix: Index, ccs: list[str], driver: str | None) -> Wheel | None:
+    """The newest release with a variant that runs on every GPU and on the driver: for GPUs that newer releases
+    dropped (Kepler after torch 1.12's cu113 wheels)."""
+    for release in sorted(matrix.matrix.releases, key=lambda r: version_key(r.series), reverse=True):
+        fitting = [v for v in release.variants if runs_everywhere(matrix, release, v, ccs)]
+        fitting = [v for v in fitting if driver_allows(matrix, v, driver)]
+        if fitting:
+            variant = release.default_variant if release.default_variant in fitting else max(fitting, key=cuda_key)
+            return Wheel(release, release.patches[-1], variant)
+    return None
+
+
 def cuda_key(variant: str) -> tuple[int, ...]:
     return version_key(cuda_of(variant))
 

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from bot.diagnosis import archs
 from bot.diagnosis.findings import Finding, Severity
 from bot.diagnosis.matrix.model import series, version_key
+from bot.diagnosis.readers.base import Quote
 from bot.diagnosis.rules import advice, finding, rule
 from bot.diagnosis.rules.build import ccs
 from bot.diagnosis.rules.view import GpuView, View
@@ -37,10 +38,20 @@ def gpu_arch_unsupported(v: View) -> Iterator[Finding]:
     ]  # fmt: skip
     for gpu in _distinct(unsupported):
         start = series(v.torch.version) if v.torch and v.torch.version else None
+        older = archs.older_than_all(arch_list, gpu.cc or "")
         wheel = advice.choose(v.matrix, ccs(v), _driver(v), not_before=start)
+        if older and wheel is None:
+            wheel = advice.newest(v.matrix, ccs(v), _driver(v))
         evidence = [*v.evidence(TORCH), *v.gpu_evidence(), f"compiled for {archs.describe(arch_list)} ({where})"]
+        # The direction decides the category: a GPU below the wheel's oldest architecture needs an older build
+        # (Pascal under the cu128 wheels of torch 2.8), one above its newest a newer build (RTX 50 under cu124).
+        name, category = (
+            ("gpu_older_than_wheel", "gpu_too_old_for_cuda")
+            if older
+            else ("gpu_arch_unsupported", "gpu_arch_unsupported")
+        )
         yield finding(
-            "gpu_arch_unsupported", "gpu_arch_unsupported", "error", evidence,
+            name, category, "error", evidence,
             confidence=0.9 if gpu.cc_from_matrix else 1.0,
             gpu=gpu.gpu.name, cc=gpu.cc, sm="sm_" + (gpu.cc or "").replace(".", ""), built=archs.describe(arch_list),
             version=v.torch.version if v.torch else None, command=advice.install_command(wheel) if wheel else None,
@@ -92,6 +103,27 @@ def _below_every_wheel(v: View, gpu: GpuView) -> bool:
     about a CUDA 8 container is not a torch problem)."""
     oldest = v.matrix.oldest_wheel_arch
     return bool(oldest and v.torch_in_play and gpu.cc and version_key(gpu.cc) < oldest)
+
+
+def dropped_by_current_torch(v: View) -> Quote | None:
+    """A GPU the issue names that no wheel of the newest torch release runs on (Kepler, Fermi; not a Jetson, whose
+    torch comes from NVIDIA's own builds), said as a quote: with "no kernel image" or "invalid device function", the
+    GPU is too old for the builds of today rather than too new for an old one (isl-org/MiDaS#143, a GT 710)."""
+    release = max(v.matrix.matrix.releases, key=lambda r: version_key(r.series), default=None)
+    if release is None:
+        return None
+    built = [w for w in (v.matrix.wheel(release.series, variant) for variant in release.variants) if w is not None]
+    if not built:
+        return None
+    for gpu in v.gpus:
+        if (
+            gpu.cc
+            and gpu.cc not in archs.JETSON
+            and not any(archs.runs_on(archs.arch_list(w.archs, w.ptx), gpu.cc) for w in built)
+        ):
+            where = f"no wheel of torch {release.series} runs on it"
+            return Quote(f"{gpu.gpu.name}: compute capability {gpu.cc}", where)
+    return None
 
 
 def _unsupported_by_any_wheel(v: View) -> Iterator[Finding]:

@@ -9,7 +9,7 @@ from bot.diagnosis.findings import CATEGORIES, Finding
 from bot.diagnosis.matrix.model import Cue, ErrorSignature
 from bot.diagnosis.readers.base import Quote
 from bot.diagnosis.readers.own import NAME as TWIN_FORMAT
-from bot.diagnosis.rules import finding, rule
+from bot.diagnosis.rules import finding, gpus, rule
 from bot.diagnosis.rules.view import View
 from collector.report.schema import TORCH
 
@@ -73,6 +73,8 @@ def _in_context(v: View, signature: ErrorSignature, quote: Quote) -> tuple[str, 
     names no GPU's capability)."""
     if not signature.other_causes or TWIN_FORMAT in v.case.formats:
         return signature.category, None
+    if "gpu_too_old_for_cuda" in signature.other_causes and (dropped := gpus.dropped_by_current_torch(v)):
+        return "gpu_too_old_for_cuda", dropped
     named: dict[tuple[bool, str], Quote] = {}
     for cue in v.matrix.matrix.cues:
         said = v.cues.get(cue.id)

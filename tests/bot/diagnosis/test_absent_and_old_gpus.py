@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from bot.diagnosis.matrix import default
+from bot.diagnosis.plan import read_clean
+from collector.report.schema import GPUS
 from tests.bot.diagnosis.test_policy import first, plan
 
 
@@ -49,3 +52,59 @@ def test_a_gpu_no_wheel_runs_on_is_too_old_not_missing_kernels() -> None:
     assert first(result) == ("gpu_too_old_for_cuda", "error")
     assert result.findings[0].id == "gpu_unsupported_by_any_wheel"
     assert all(f.id != "gpu_arch_unsupported" for f in result.findings)  # the text's own finding may follow
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        # STANet#57-like wording (tune): the GPU is named on the line that quotes the error; a GT 730 (sm_35) runs no
+        # wheel of today's torch, so "no kernel image" means too old, not too new.
+        ("I use NVIDIA Geforce GT 730 graphics card. I get the error \"RuntimeError: CUDA error: no kernel image is "
+         "available for execution on the device\".", "gpu_too_old_for_cuda"),
+        # KeyHunt-Cuda#53 (tune): a Kepler notebook part written without spaces, a program outside torch.
+        ("CUDA 10.1 runtime with gt650m\nno kernel image is available for execution this device",
+         "gpu_too_old_for_cuda"),
+        # Pascal still has wheels (cu126): the text alone does not say which side of the build the GPU is on.
+        ("Ubuntu 22.04, 1050gtx ti\nno kernel image is available for execution on the device", "gpu_arch_unsupported"),
+        # A new GPU: kernels missing from an older build.
+        ("RTX 3090: RuntimeError: CUDA error: no kernel image is available for execution on the device",
+         "gpu_arch_unsupported"),
+        # A Jetson's torch comes from NVIDIA's own wheels: no verdict from the pip wheels' arch lists.
+        ("Jetson Nano: RuntimeError: CUDA error: no kernel image is available for execution on the device",
+         "gpu_arch_unsupported"),
+    ],
+)  # fmt: skip
+def test_no_kernel_image_on_a_gpu_todays_torch_dropped_is_too_old(body: str, expected: str) -> None:
+    assert first(plan(body, "no kernel image")) == (expected, "warning")
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # turboderp-org/exllamav2#786 (tune); jhj0517/Whisper-WebUI#653 (tune, wrapped before "PyTorch installation.")
+        "NVIDIA GeForce GTX 1080 Ti with CUDA capability sm_61 is not compatible with the current PyTorch "
+        "installation.",
+        "NVIDIA GeForce GTX 1080 Ti with CUDA capability sm_61 is not compatible with the current",
+        "Found GPU0 NVIDIA GeForce GTX 1080 Ti which is of cuda capability 6.1.\n"
+        "PyTorch no longer supports this GPU because it is too old.",
+    ],
+)
+def test_torch_saying_the_gpu_is_below_its_build_is_decisive(line: str) -> None:
+    assert first(plan(line, "CUDA error")) == ("gpu_too_old_for_cuda", "error")
+
+
+def test_a_gpu_above_the_build_is_still_missing_kernels() -> None:
+    line = "NVIDIA GeForce RTX 5090 with CUDA capability sm_120 is not compatible with the current PyTorch install"
+    assert first(plan(line, "CUDA error")) == ("gpu_arch_unsupported", "error")
+
+
+def test_a_gpu_the_error_names_as_an_example_is_not_the_users() -> None:
+    def gpus(body: str) -> list[str]:
+        return [gpu.name for gpu in read_clean(default(), body).report.get(GPUS) or []]
+
+    example = ("ERROR: FP8 models require a GPU with Compute Capability 8.9 or higher (e.g., RTX 4090). Your GPU's "
+               "capability is 8.6. Please select a non-FP8 model.")  # fmt: skip
+    assert gpus(example) == []
+    assert gpus("I use a GT 730 and get: CUDA error: no kernel image is available for execution on the device") == [
+        "GT 730"
+    ]
