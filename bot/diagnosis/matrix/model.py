@@ -191,6 +191,9 @@ class Cue:
     # Cues these words explain more exactly ("both the CPU and the GPU build installed" says why "the CPU version"
     # is in use): where this cue speaks, they do not.
     subsumes: list[str] = field(default_factory=list)
+    # Words that only say which of an error text's other causes it is ("I built xgboost with CUDA myself" beside
+    # "not compiled with GPU support"): no finding of their own, where no such text was quoted.
+    context_only: bool = False
 
 
 @dataclass(frozen=True)

@@ -103,7 +103,7 @@ def prose_cue(v: View) -> Iterator[Finding]:
         return  # our own report says what the words would: its listings (modules, paths, variables) are not prose
     by_category: dict[str, list[tuple[Cue, Quote]]] = {}
     for cue in v.matrix.matrix.cues:
-        if cue.id in v.cues:
+        if cue.id in v.cues and not cue.context_only:
             by_category.setdefault(cue.category, []).append((cue, v.cues[cue.id]))
     for category, cued in by_category.items():
         kinds = {"symptom" if cue.symptom else "weak" if cue.weak else "specific" for cue, _ in cued}
