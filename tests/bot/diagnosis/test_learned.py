@@ -107,7 +107,7 @@ def test_committed_hint_is_the_one_its_calibration_chose(committed: dict[str, An
 
 
 def test_the_file_is_small_and_json() -> None:
-    assert MODEL_PATH.stat().st_size < 400_000
+    assert MODEL_PATH.stat().st_size < 1_000_000  # read once, on first use: ~75 ms
     assert MODEL_PATH.read_text(encoding="utf-8").endswith("}\n")
 
 
