@@ -68,6 +68,8 @@ def test_words_about_building_with_cuda_make_no_finding_alone() -> None:
         ("Failed to get convolution algorithm. This is probably because cuDNN failed to initialize, so try looking",
          "oom_or_memory"),
         ("RuntimeError: cuFFT error: CUFFT_INTERNAL_ERROR", "gpu_arch_unsupported"),
+        # triton-lang/triton#8539 (tune): Triton's bundled ptxas older than DGX Spark's sm_121a.
+        ("ptxas fatal   : Value 'sm_121a' is not defined for option 'gpu-name'", "gpu_arch_unsupported"),
         ("[Error] [gpu.foundation.plugin] The currently installed NVIDIA graphics driver is unsupported or has known "
          "issues.", "driver_too_old"),
         ("RuntimeError：LoadNvEncAPI：Current Driver Version does not support this NvEncodeAPI version, please "
@@ -84,6 +86,10 @@ def test_other_stacks_memory_and_driver_texts(line: str, category: str) -> None:
 def test_tensorflow_cudnn_handle_fix_speaks_of_memory_growth_not_torch() -> None:
     fix = top("Could not create cudnn handle: CUDNN_STATUS_INTERNAL_ERROR")[2]
     assert "memory growth" in fix and "PYTORCH_CUDA_ALLOC_CONF" not in fix
+
+
+def test_ptxas_fix_points_triton_at_a_newer_ptxas() -> None:
+    assert "TRITON_PTXAS_PATH" in top("ptxas fatal : Value 'sm_120' is not defined for option 'gpu-name'")[2]
 
 
 def test_cufft_fix_names_the_cuda_that_fixed_it() -> None:
