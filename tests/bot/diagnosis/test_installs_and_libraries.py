@@ -100,3 +100,35 @@ def test_cufft_fix_names_the_cuda_that_fixed_it() -> None:
 def test_other_container_toolkit_errors_stay_container_problems() -> None:
     line = "nvidia-container-cli: initialization error: WSL environment detected but no adapters were found"
     assert top(line)[0] in ("container_runtime", "wsl_specific")
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # songlab-cal/tape-neurips2019#17, torch/distro#80, jhj0517/Whisper-WebUI#102, yolact_edge#186 (tune)
+        "ImportError: libcublas.so.9.0: cannot open shared object file",
+        "`libcublas.so.6.5: cannot open shared object file: No such file or directory`",
+        'Error: Library cublas64_12.dll is not found or cannot be loaded"',
+        "RuntimeError: nvrtc: error: failed to open libnvrtc-builtins.so.11.1.",
+        "FileNotFoundError: Could not find: nvinfer.dll. Is it on your PATH?",
+        # openpose#153 (tune): two cuDNN copies on the path.
+        "Check failed: status == CUDNN_STATUS_SUCCESS (3 vs. 0)  CUDNN_STATUS_BAD_PARAM",
+    ],
+)
+def test_a_cuda_library_of_another_release_is_what_the_loader_finds(line: str) -> None:
+    assert top(line)[0] == "library_shadowing"
+
+
+def test_the_drivers_own_library_is_not_a_toolkit_library() -> None:
+    assert top("OSError: libcuda.so.1: cannot open shared object file: No such file or directory")[0] != (
+        "library_shadowing"
+    )
+
+
+def test_lightgbm_without_its_gpu_learner_is_its_cpu_build() -> None:
+    # lightgbm-org/LightGBM#6631 (tune): the pip wheel has no CUDA tree learner.
+    result = plan(
+        "[Fatal] CUDA Tree Learner was not enabled in this build.\nPlease recompile with CMake option -DUSE_CUDA=1"
+    )
+    top_finding = next(f for f in result.findings if f.severity != "info")
+    assert top_finding.category == "cpu_only_wheel" and "LightGBM" in top_finding.title + top_finding.fix
