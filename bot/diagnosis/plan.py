@@ -67,8 +67,12 @@ def conclude(case: Case, matrix: Index, title: str, body: str) -> list[Finding]:
     """The rules' findings and, where none names a cause, the learned fallback's likely one (bot/diagnosis/learned).
 
     `title` and `body` are the issue's texts already cleaned of secrets: the fallback quotes the words it went by.
-    The fallback is the bot's alone; the collector diagnoses its own report with the rules.
+    The fallback is the bot's alone; the collector diagnoses its own report with the rules. Nor does it guess where
+    the issue holds our own report: every fact the rules need is there and was checked, and the words it would go by
+    are the report's listings (package names such as libcublas), which are never evidence of a cause.
     """
+    if TWIN_FORMAT in case.formats:
+        return diagnose(case, matrix)
     return diagnose(case, matrix, lambda found: learned.fallback_finding(title, body, found, matrix))
 
 
