@@ -113,6 +113,8 @@ def test_other_container_toolkit_errors_stay_container_problems() -> None:
         "FileNotFoundError: Could not find: nvinfer.dll. Is it on your PATH?",
         # openpose#153 (tune): two cuDNN copies on the path.
         "Check failed: status == CUDNN_STATUS_SUCCESS (3 vs. 0)  CUDNN_STATUS_BAD_PARAM",
+        # apapiu/guided-diffusion-keras#8 (tune): TensorFlow found no cuDNN it can use.
+        "UNIMPLEMENTED: DNN library is not found.",
     ],
 )
 def test_a_cuda_library_of_another_release_is_what_the_loader_finds(line: str) -> None:
