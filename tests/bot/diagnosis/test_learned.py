@@ -197,3 +197,11 @@ def test_every_guess_of_the_shipped_model_is_a_warning(tune: list[Issue], matrix
     found = [fallback_finding(issue.title, issue.body, [], matrix) for issue in tune]
     made = [f for f in found if f is not None]
     assert made and all(f.severity == "warning" and f.category not in NOT_A_GUESS for f in made)
+
+
+def test_a_package_listing_row_is_not_words_the_fallback_reads() -> None:
+    from bot.diagnosis.learned.words import features
+
+    listing = "[pip3] nvidia-cublas-cu12==12.4.5.8\nnvidia-nvjitlink-cu12   12.4.127\nlibcublas  12.1.0  h8a1eda9_0"
+    words = features("", listing + "\nthe cublas library fails to load")
+    assert "nvjitlink" not in " ".join(words) and "cublas" in words and "fails" in words
