@@ -200,8 +200,6 @@ def test_every_guess_of_the_shipped_model_is_a_warning(tune: list[Issue], matrix
 
 
 def test_a_package_listing_row_is_not_words_the_fallback_reads() -> None:
-    from bot.diagnosis.learned.words import features
-
     listing = "[pip3] nvidia-cublas-cu12==12.4.5.8\nnvidia-nvjitlink-cu12   12.4.127\nlibcublas  12.1.0  h8a1eda9_0"
     words = features("", listing + "\nthe cublas library fails to load")
     assert "nvjitlink" not in " ".join(words) and "cublas" in words and "fails" in words
