@@ -74,6 +74,9 @@ def test_words_about_building_with_cuda_make_no_finding_alone() -> None:
          "issues.", "driver_too_old"),
         ("RuntimeError：LoadNvEncAPI：Current Driver Version does not support this NvEncodeAPI version, please "
          "upgrade driver", "driver_too_old"),
+        # NixOS/nixos-hardware#1880 (tune): the 595 driver ignores a Pascal GPU; the legacy 580 branch binds it.
+        ("                           NVRM:  supported through the NVIDIA 580.xx Legacy drivers. Please",
+         "driver_not_loaded"),
         # cedricxie/apollo_perception_ros#20 (tune): the host's driver, not the toolkit.
         ("stderr: nvidia-container-cli: initialization error: nvml error: driver not loaded: unknown.",
          "driver_not_loaded"),
