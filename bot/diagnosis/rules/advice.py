@@ -53,28 +53,25 @@ def choose(matrix: Index, ccs: list[str], driver: str | None, not_before: str | 
     The release's default variant is preferred; otherwise its newest CUDA that the driver can run.
     """
     releases = sorted(matrix.matrix.releases, key=lambda r: version_key(r.series))
-    for release in releases:
-        if not_before and version_key(release.series) < version_key(not_before):
-            continue
-        fitting = [v for v in release.variants if runs_everywhere(matrix, release, v, ccs)]
-        fitting = [v for v in fitting if driver_allows(matrix, v, driver)]
-        if not fitting:
-            continue
-        variant = release.default_variant if release.default_variant in fitting else max(fitting, key=cuda_key)
-        return Wheel(release, release.patches[-1], variant)
-    return None
+    starting = [r for r in releases if not not_before or version_key(r.series) >= version_key(not_before)]
+    return next((wheel for r in starting if (wheel := _fitting(matrix, r, ccs, driver))), None)
 
 
 def newest(matrix: Index, ccs: list[str], driver: str | None) -> Wheel | None:
     """The newest release with a variant that runs on every GPU and on the driver: for GPUs that newer releases
     dropped (Kepler after torch 1.12's cu113 wheels)."""
-    for release in sorted(matrix.matrix.releases, key=lambda r: version_key(r.series), reverse=True):
-        fitting = [v for v in release.variants if runs_everywhere(matrix, release, v, ccs)]
-        fitting = [v for v in fitting if driver_allows(matrix, v, driver)]
-        if fitting:
-            variant = release.default_variant if release.default_variant in fitting else max(fitting, key=cuda_key)
-            return Wheel(release, release.patches[-1], variant)
-    return None
+    releases = sorted(matrix.matrix.releases, key=lambda r: version_key(r.series), reverse=True)
+    return next((wheel for r in releases if (wheel := _fitting(matrix, r, ccs, driver))), None)
+
+
+def _fitting(matrix: Index, release: TorchRelease, ccs: list[str], driver: str | None) -> Wheel | None:
+    """The release's wheel for these GPUs and this driver: its default variant if that fits, else its newest CUDA."""
+    fitting = [v for v in release.variants if runs_everywhere(matrix, release, v, ccs)]
+    fitting = [v for v in fitting if driver_allows(matrix, v, driver)]
+    if not fitting:
+        return None
+    variant = release.default_variant if release.default_variant in fitting else max(fitting, key=cuda_key)
+    return Wheel(release, release.patches[-1], variant)
 
 
 def cuda_key(variant: str) -> tuple[int, ...]:

@@ -7,6 +7,7 @@ import pytest
 
 from bot.diagnosis.matrix import default
 from bot.diagnosis.plan import read_clean
+from bot.diagnosis.rules import advice
 from collector.report.schema import GPUS
 from tests.bot.diagnosis.test_policy import first, plan
 
@@ -108,3 +109,12 @@ def test_a_gpu_the_error_names_as_an_example_is_not_the_users() -> None:
     assert gpus("I use a GT 730 and get: CUDA error: no kernel image is available for execution on the device") == [
         "GT 730"
     ]
+
+
+def test_the_newest_release_that_still_builds_for_an_old_gpu() -> None:
+    matrix = default()
+    k80 = advice.newest(matrix, ["3.7"], None)  # the cu118 wheels kept sm_37 until torch 2.7
+    assert k80 is not None and (k80.variant, k80.release.series) == ("cu118", "2.7")
+    pascal = advice.newest(matrix, ["6.1"], None)
+    assert pascal is not None and pascal.variant == "cu126"
+    assert advice.newest(matrix, ["3.5"], None) is None  # no release in the matrix runs on sm_35
