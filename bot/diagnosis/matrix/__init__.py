@@ -157,6 +157,12 @@ class Index:
         return None
 
     @functools.cached_property
+    def newest_release_wheels(self) -> list[WheelArchs]:
+        """The arch lists of the newest release's wheels (Linux x86-64, one per variant the matrix knows)."""
+        release = self.newest_release()
+        return [w for w in (self.wheel(release.series, variant) for variant in release.variants) if w is not None]
+
+    @functools.cached_property
     def oldest_wheel_arch(self) -> tuple[int, ...] | None:
         """The oldest compute capability any wheel the matrix knows was built for: a GPU below it no wheel runs on."""
         return min((version_key(arch) for wheel in self.matrix.wheels for arch in wheel.archs), default=None)

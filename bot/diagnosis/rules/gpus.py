@@ -109,19 +109,10 @@ def dropped_by_current_torch(v: View) -> Quote | None:
     """A GPU the issue names that no wheel of the newest torch release runs on (Kepler, Fermi; not a Jetson, whose
     torch comes from NVIDIA's own builds), said as a quote: with "no kernel image" or "invalid device function", the
     GPU is too old for the builds of today rather than too new for an old one (isl-org/MiDaS#143, a GT 710)."""
-    release = max(v.matrix.matrix.releases, key=lambda r: version_key(r.series), default=None)
-    if release is None:
-        return None
-    built = [w for w in (v.matrix.wheel(release.series, variant) for variant in release.variants) if w is not None]
-    if not built:
-        return None
-    for gpu in v.gpus:
-        if (
-            gpu.cc
-            and gpu.cc not in archs.JETSON
-            and not any(archs.runs_on(archs.arch_list(w.archs, w.ptx), gpu.cc) for w in built)
-        ):
-            where = f"no wheel of torch {release.series} runs on it"
+    built = [archs.arch_list(w.archs, w.ptx) for w in v.matrix.newest_release_wheels]
+    for gpu in v.gpus if built else ():
+        if gpu.cc and gpu.cc not in archs.JETSON and not any(archs.runs_on(arch_list, gpu.cc) for arch_list in built):
+            where = f"no wheel of torch {v.matrix.newest_release().series} runs on it"
             return Quote(f"{gpu.gpu.name}: compute capability {gpu.cc}", where)
     return None
 
