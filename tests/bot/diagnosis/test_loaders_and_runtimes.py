@@ -1,0 +1,91 @@
+"""Texts about what failed to load or start (torch's dummy CUDA classes, Paddle's cuDNN loader, cuBLASLt's symbol
+versions, a compiled extension's typeinfo, a container on a Windows host whose runtime is older than the driver) and
+xFormers' per-kernel refusals on an older GPU."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.bot.diagnosis.test_other_stacks import top
+from tests.bot.diagnosis.test_policy import plan
+
+
+def rows(body: str) -> set[str]:
+    """The categories error rows find in `body` (not the learned fallback's guess, which any words may move)."""
+    return {f.category or "" for f in plan(body).findings if f.id == "known_error"}
+
+
+@pytest.mark.parametrize("name", ["CUDAGraph", "Stream", "Event"])
+def test_torchs_dummy_cuda_classes_mean_a_cpu_only_build(name: str) -> None:
+    # Roblox/cube#62, pytorch/pytorch#159744 (tune): torch.cuda's classes stand on dummies without CUDA.
+    found, severity, _ = top(f"RuntimeError: Tried to instantiate dummy base class {name}")
+    assert (found, severity) == ("cpu_only_wheel", "error")
+    # Another backend's dummy class says nothing about CUDA.
+    assert "cpu_only_wheel" not in rows("RuntimeError: Tried to instantiate dummy base class XPUGraph")
+
+
+def test_paddle_not_finding_cudnn_is_the_library_path() -> None:
+    # opendatalab/PDF-Extract-Kit#77, PaddlePaddle/PaddleOCR#300 (tune): cuDNN outside LD_LIBRARY_PATH.
+    text = (
+        "RuntimeError: (PreconditionNotMet) Cannot load cudnn shared library. Cannot invoke method cudnnGetVersion.\n"
+        "  [Hint: cudnn_dso_handle should not be null.] (at ../paddle/phi/backends/dynload/cudnn.cc:76)"
+    )
+    found, severity, fix = top(text)
+    assert (found, severity) == ("library_shadowing", "warning") and "LD_LIBRARY_PATH" in fix
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "libcublasLt.so.11 not defined",  # Skylark0924/Rofunc#36's title
+        "OSError: ... symbol free_gemm_select version libcublasLt.so.11 not defined",  # Sara-Ahmed/SiT#12
+    ],
+)
+def test_cublaslt_symbol_versions_cut_short(text: str) -> None:
+    assert top(text)[0] == "library_shadowing"
+    # The library named in a sentence is not the loader's message.
+    assert "library_shadowing" not in rows("we link against libcublasLt.so.11 not defined elsewhere")
+
+
+def test_an_extension_missing_a_torch_class_typeinfo_was_built_for_another_torch() -> None:
+    # Lightning-AI/pytorch-lightning#1620 (tune): horovod from a pip cache built against an older torch.
+    text = (
+        "ImportError: /opt/hostedtoolcache/Python/3.6.10/x64/lib/python3.6/site-packages/horovod/torch/"
+        "mpi_lib_v2.cpython-36m-x86_64-linux-gnu.so: undefined symbol: _ZTIN3c1021AutogradMetaInterfaceE"
+    )
+    assert top(text)[0] == "mixed_installs"
+
+
+def test_cuda_error_500_at_init_in_a_container_is_the_runtime_on_a_windows_host() -> None:
+    # YanWenKun/ComfyUI-Docker#74, jhj0517/Whisper-WebUI#279 (tune): updating Docker Desktop fixed it.
+    text = (
+        "RuntimeError: Unexpected error from cudaGetDeviceCount(). Did you run some cuda functions before calling "
+        "NumCudaDevices() that might have already set an error? Error 500: named symbol not found"
+    )
+    found, severity, fix = top(text)
+    assert (found, severity) == ("container_runtime", "warning") and "Docker Desktop" in fix
+    # A kernel's own symbol not found in a module is no container matter.
+    assert "container_runtime" not in rows("cuModuleGetFunction failed: named symbol not found")
+
+
+def test_xformers_flash_kernels_refusing_an_older_gpu() -> None:
+    # TheMistoAI/MistoControlNet-Flux-dev#6, deepbeepmeep/HunyuanVideoGP#29 (tune): Turing cards.
+    text = (
+        "NotImplementedError: No operator found for `memory_efficient_attention_forward` with inputs:\n"
+        "`flshattF@v2.5.7` is not supported because:\n"
+        "    requires device with capability > (8, 0) but your GPU has capability (7, 5) (too old)\n"
+        "    bf16 is only supported on A100+ GPUs"
+    )
+    assert top(text)[:2] == ("flash_attn_unsupported", "warning")
+
+
+def test_torchvisions_nms_retold_without_its_namespace() -> None:
+    # xg-chu/CrowdDet#15 (tune): torchvision not paired with torch 1.5.
+    assert top("I got no operator nms Exception when calling torchvision.nms")[0] == "torchvision_mismatch"
+    assert "torchvision_mismatch" not in rows("there is no operator nms in my own code")
+
+
+def test_drivers_said_to_be_too_old_in_words() -> None:
+    # googlecolab/colabtools#3333 (tune): Blender's OptiX needs a newer driver than the runtime had.
+    result = plan("Nvidia drivers are too old. Please update for Optix support", "")
+    assert result.findings[0].category == "driver_too_old"
