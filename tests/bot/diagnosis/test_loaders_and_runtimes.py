@@ -89,3 +89,22 @@ def test_drivers_said_to_be_too_old_in_words() -> None:
     # googlecolab/colabtools#3333 (tune): Blender's OptiX needs a newer driver than the runtime had.
     result = plan("Nvidia drivers are too old. Please update for Optix support", "")
     assert result.findings[0].category == "driver_too_old"
+
+
+@pytest.mark.parametrize(
+    ("text", "category"),
+    [
+        # RVC-Project/Retrieval-based-Voice-Conversion-WebUI#2563 (tune): the number before the brand.
+        ("RVC-beta0717 not working with 5090 rtx ?", "gpu_arch_unsupported"),
+        # rosinality/stylegan2-pytorch#355 (tune): nvcc's architecture without quotes or underscore.
+        ("nvcc fatal: Unsupported gpu architecture compute86", "gpu_arch_unsupported"),
+        # InternLM/xtuner#255 (tune): the exception's type without its module, as a title.
+        ("inference CUDA OutOfMemoryError", "oom_or_memory"),
+        # OHF-Voice/wyoming-faster-whisper#30 (tune): CTranslate2's Linux wording.
+        ("RuntimeError: Library libcublas.so.12 is not found or cannot be loaded", "library_shadowing"),
+        # karpathy/neuraltalk2#110 (tune): Lua Torch's cudnn.torch names the release it wants.
+        ("libcudnn (R5) not found in library path.", "library_shadowing"),
+    ],
+)
+def test_retold_and_shortened_forms(text: str, category: str) -> None:
+    assert top(text)[0] == category
