@@ -33,7 +33,11 @@ ENTRIES = entries()
 
 
 def elapsed_ms(entry: Entry, text: str, runs: int) -> float:
-    regex, best = entry.compiled(), float("inf")
+    return best_ms(entry.compiled(), text, runs)
+
+
+def best_ms(regex: re.Pattern[str], text: str, runs: int) -> float:
+    best = float("inf")
     for _ in range(runs):
         began = time.perf_counter()
         for _ in regex.finditer(text):
@@ -56,16 +60,6 @@ def growth(entry: Entry, case: Case, runs: int) -> tuple[float, float]:
     return small, elapsed_ms(entry, case.text(LARGE), runs)
 
 
-def reference_ms(text: str, runs: int) -> float:
-    best = float("inf")
-    for _ in range(runs):
-        began = time.perf_counter()
-        for _ in REFERENCE.finditer(text):
-            pass
-        best = min(best, (time.perf_counter() - began) * 1000)
-    return best
-
-
 def linear(small: float, large: float, ceiling: float = LARGE_CEILING_MS) -> bool:
     return large < max(GROWTH * small, FLOOR_MS) and large < ceiling
 
@@ -76,10 +70,10 @@ def test_pattern_is_linear_on_its_worst_case(entry: Entry) -> None:
         small, large = growth(entry, case, runs=3)
         if not linear(small, large) and small < SMALL_CEILING_MS:
             # Confirmed on a second, longer measurement: two cores shared with other work make a single one noisy;
-            # the ceiling then follows this box's speed of the moment (reference_ms).
+            # the ceiling then follows this box's speed of the moment (REFERENCE).
             again = growth(entry, case, runs=10)
             small, large = min(small, again[0]), min(large, again[1])
-            ceiling = max(LARGE_CEILING_MS, CEILING_IN_REFERENCES * reference_ms(case.text(LARGE), runs=10))
+            ceiling = max(LARGE_CEILING_MS, CEILING_IN_REFERENCES * best_ms(REFERENCE, case.text(LARGE), 10))
         else:
             ceiling = LARGE_CEILING_MS
         assert linear(small, large, ceiling), (
