@@ -45,8 +45,11 @@ def fp8_unsupported(v: View) -> Iterator[Finding]:
     evidence = [*(f"{q.text} ({q.where})" for _, q in quoted), *v.gpu_evidence(), *([failed] if failed else [])]
     if mentioned:
         evidence.append(f"{mentioned.text} ({mentioned.where})")
+    # FP8 named beside an older GPU is a question as often as a failure: FP8 KV caches and weight-only FP8 run on
+    # Ampere (vllm-project/vllm#4827, an A10); only a failure text or a failed probe says it broke.
+    severity: Severity = "error" if quoted or failed else "warning"
     yield finding(
-        "fp8_unsupported", "fp8_unsupported", "error", evidence,
+        "fp8_unsupported", "fp8_unsupported", severity, evidence,
         confidence=0.95 if unable and (quoted or failed) else 0.75 if unable else 0.7,
         gpus=[f"{g.gpu.name} (sm_{(g.cc or '').replace('.', '')})" for g in unable], feature=feature,
     )  # fmt: skip

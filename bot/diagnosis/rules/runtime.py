@@ -75,7 +75,13 @@ def wsl_specific(v: View) -> Iterator[Finding]:
         return
     evidence = [*v.evidence(RUNTIME), *([f"driver: {missing.reason}"] if missing else []), *v.evidence(TORCH)]
     evidence += [f"{q.text} ({q.where})" for _, q in quoted]
-    yield finding("wsl_specific", "wsl_specific", "error", evidence, wsl=v.runtime.wsl)
+    # A suggestive text that only WSL prints (dxg's ioctl messages, /usr/lib/wsl/lib, which working setups show
+    # too) is not confirmed by the host being WSL: the two are one fact, so it stays a warning.
+    decided = missing or not_available or any(s.strength == "decisive" for s, _ in quoted)
+    severity: Severity = "error" if decided else "warning"
+    yield finding(
+        "wsl_specific", "wsl_specific", severity, evidence, confidence=1.0 if decided else 0.6, wsl=v.runtime.wsl
+    )
 
 
 @rule

@@ -1,13 +1,15 @@
 """Texts about what failed to load or start (torch's dummy CUDA classes, Paddle's cuDNN loader, cuBLASLt's symbol
-versions, a compiled extension's typeinfo, a container on a Windows host whose runtime is older than the driver) and
-xFormers' per-kernel refusals on an older GPU."""
+versions, a compiled extension's typeinfo, a container on a Windows host whose runtime is older than the driver, a
+library asked for by its unversioned name), kernels that refuse a GPU (xFormers' on an older one, Triton's compiler
+on a newer one, ptxas on an instruction the GPU lacks), and what is a question rather than a failure (FP8 named
+beside an Ampere GPU, WSL's dxg messages on a working host)."""
 
 from __future__ import annotations
 
 import pytest
 
 from tests.bot.diagnosis.test_other_stacks import top
-from tests.bot.diagnosis.test_policy import plan
+from tests.bot.diagnosis.test_policy import first, plan
 
 
 def rows(body: str) -> set[str]:
@@ -108,3 +110,85 @@ def test_drivers_said_to_be_too_old_in_words() -> None:
 )
 def test_retold_and_shortened_forms(text: str, category: str) -> None:
     assert top(text)[0] == category
+
+
+def test_a_library_asked_for_by_its_unversioned_name() -> None:
+    # pytorch/vision#7423 (tune; root cause pytorch/pytorch#97041): cuDNN 8 dlopens plain libnvrtc.so.
+    text = (
+        "# Could not load library libcudnn_cnn_infer.so.8. Error: libnvrtc.so: cannot open shared object file: "
+        "No such file or directory"
+    )
+    assert top(text)[0] == "library_shadowing"
+    # The loader's wording is the evidence, not the name in a sentence.
+    assert "library_shadowing" not in rows("we dlopen libnvrtc.so when the kernel is compiled")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # triton-lang/triton#6087 (tune): an RTX 5080 under Triton 3.2.0.
+        "python: ../../../lib/Dialect/TritonGPU/Transforms/AccelerateMatmul.cpp:36: int mlir::triton::gpu::"
+        '(anonymous namespace)::getMMAVersionSafe(int, DotOp): Assertion `false && "computeCapability not '
+        "supported\"' failed.",
+        # triton-lang/triton#6859's title.
+        'Assertion `false && "computeCapability not supported"\' failed.',
+    ],
+)
+def test_triton_not_knowing_a_newer_gpu(text: str) -> None:
+    found, severity, fix = top(text)
+    assert (found, severity) == ("gpu_arch_unsupported", "error") and "3.3.1" in fix
+
+
+@pytest.mark.parametrize(
+    ("text", "category"),
+    [
+        # facebookresearch/chameleon#39 (tune): bf16 on a V100.
+        (
+            "ptxas /tmp/compile-ptx-src-ac38de, line 521; error   : Feature 'cvt.bf16.f32' requires .target sm_80 "
+            "or higher",
+            "gpu_too_old_for_cuda",
+        ),
+        # triton-lang/triton#542: Triton's matmul tests on a Pascal TITAN X.
+        (
+            "E       ptxas /tmp/fileeECWP1, line 297; error   : Feature 'mma' requires .target sm_70 or higher",
+            "gpu_too_old_for_cuda",
+        ),
+        # Zyphra/Zonos#6 (tune): on a Turing card whose FlashAttention-2 kernels refuse it too.
+        (
+            "I need 2. FlashAttention2 support\nptxas /tmp/tmp7bnkl_sk.ptx, line 217; error   : Feature '.bf16' "
+            "requires .target sm_80 or higher",
+            "flash_attn_unsupported",
+        ),
+    ],
+)
+def test_ptxas_refusing_an_instruction_the_gpu_lacks(text: str, category: str) -> None:
+    found, severity, fix = top(text)
+    assert (found, severity) == (category, "warning")
+    if category == "gpu_too_old_for_cuda":
+        assert "float16" in fix
+
+
+def test_fp8_named_beside_an_ampere_gpu_is_a_question_not_a_failure() -> None:
+    # vllm-project/vllm#4827 (tune, fine): FP8 KV caches run on an A10.
+    body = (
+        "Can I still use FP8 E5M2 KV Cache if my GPU capability is less than 8.9? VLLM did not report any errors\n\n"
+        "### How would you like to use vllm\n\nuse vllm in A10"
+    )
+    result = plan(body, "Can I still use FP8 E5M2 KV Cache if my GPU capability is less than 8.9?")
+    assert not [f for f in result.findings if f.severity == "error"]
+    # A failure text on the same GPU still is one.
+    failed = plan(
+        "use vllm in A10\nAssertionError: Device compute capability 8.9 or higher required for FP8 execution."
+    )
+    assert first(failed) == ("fp8_unsupported", "error")
+
+
+def test_wsl_messages_on_their_own_line_are_one_fact_not_two() -> None:
+    # microsoft/WSL#40715 (tune, fine): dxg's ioctl messages on a host where CUDA works.
+    body = (
+        "## WSL2 dxg kernel module: `dxgkio_query_adapter_info` fails 20 times at boot (Quadro P4000 GPU-PV)\n\n"
+        "[    3.902435] misc dxg: dxgk: dxgkio_query_adapter_info:    Ioctl failed: -22  (EINVAL)  x3"
+    )
+    result = plan(body)
+    assert result.findings[0].category == "wsl_specific"
+    assert not [f for f in result.findings if f.severity == "error"]
