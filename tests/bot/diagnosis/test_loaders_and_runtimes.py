@@ -192,3 +192,33 @@ def test_wsl_messages_on_their_own_line_are_one_fact_not_two() -> None:
     result = plan(body)
     assert result.findings[0].category == "wsl_specific"
     assert not [f for f in result.findings if f.severity == "error"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # jax-ml/jax#20519 (tune): after the recommended jax[cuda12_pip] install.
+        "CUDA backend failed to initialize: Unable to load cuDNN. Is it installed? (Set TF_CPP_MIN_LOG_LEVEL=0 and "
+        "rerun for more info.)",
+        # jcbmrshll/turbozero#19: a project's pins, fixed by bumping them.
+        "I get: CUDA backend failed to initialize: Unable to load cuDNN. Is it installed?",
+    ],
+)
+def test_jax_unable_to_load_cudnn(text: str) -> None:
+    found, severity, fix = top(text)
+    assert (found, severity) == ("library_shadowing", "warning") and "jax[cuda12]" in fix
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # pytorch/audio#1749 (tune): a ROCm torchaudio beside torch 1.9.0+cu111.
+        "ImportError: libtorch_hip.so: cannot open shared object file: No such file or directory",
+        # pytorch/hub#262 (tune): beside a +cpu torch pinned for Heroku.
+        "I have thise error: libtorch_hip.so: cannot open shared object file: No such file or directory.",
+    ],
+)
+def test_a_rocm_companion_beside_another_torch(text: str) -> None:
+    assert top(text)[:2] == ("torchaudio_mismatch", "warning")
+    # ROCm's own HIP runtime missing is another matter.
+    assert "torchaudio_mismatch" not in rows("libamdhip64.so: cannot open shared object file")
