@@ -118,7 +118,7 @@ class Screened:
     the rest of loading the matrix.
     """
 
-    def __init__(self, pattern: str, flags: int = re.I, shortest: int = MIN_WORD, lines_before: int = 0) -> None:
+    def __init__(self, pattern: str, flags: int = re.I | re.A, shortest: int = MIN_WORD, lines_before: int = 0) -> None:
         self.pattern, self.flags = pattern, flags
         self.lines_before = lines_before  # a message wrapped before its keyword starts on an earlier line
         self.words = _parsed_keywords(pattern, flags, shortest)  # parsing finds what compiling would refuse

@@ -73,14 +73,14 @@ ASSIGNMENT = Screened(
     # variable is set to the empty string and python3 is the command. With spaces on both sides of `=`
     # (`export CUDA_VISIBLE_DEVICES = 0`) it is no shell assignment at all: the value meant is the one written after.
     r"""(?:["']\])?(?:\s+=\s*|\s*=(?=\s*["'])\s*|=)(?:["']([^"'\n]*)|([^\s"'`;]*))""",
-    flags=0,
+    flags=re.A,
 )
 # Subjects named in prose that some rules need alongside the facts (an A100 alone says nothing about FP8).
 TOPICS = {
     "fp8": Screened(r"\bfp8\b|\bfloat8|e4m3"),
     "flash_attention_3": Screened(r"flash[-_ ]?attn[-_ ]?3|flash[-_ ]?attention[- ]?3|\bFA3\b|flash_attn_interface"),
     "flash_attention": Screened(r"flash[-_ ]?attn|flash[-_ ]?attention"),
-    "mig": Screened(r"(?<!\| )\bMIG\b(?! ?(?:\||M\.))", flags=0),  # not the "| MIG |" / "MIG M." headers
+    "mig": Screened(r"(?<!\| )\bMIG\b(?! ?(?:\||M\.))", flags=re.A),  # not the "| MIG |" / "MIG M." headers
     "torch": Screened(r"\b(?:py)?torch\b"),  # torch is in play: named, installed, or in a traceback's paths
     # The reporter says the machine has no NVIDIA GPU (not "no GPU found", which is the symptom; not torch.load's
     # "running on a CPU-only machine", which is its advice).
@@ -109,7 +109,7 @@ LISTING_LINE = re.compile(r"^[ \t]*(?:\[(?:pip\d?|conda)\]|[|+]|[\w.-]+==)", re.
 COLUMNS_LINE = re.compile(r"^[ \t]*[\w.-]+[ \t]{2,}\S", re.M)
 PLAIN, COLUMNS, LISTED = 0, 1, 2  # a line's shape, as _prose_only reads it
 EXCEPTION = Screened(
-    r"^[ \t]*(?:E[ \t]+)?((?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Warning)):[ \t]+(\S.*)$", flags=re.M
+    r"^[ \t]*(?:E[ \t]+)?((?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Warning)):[ \t]+(\S.*)$", flags=re.M | re.A
 )
 
 

@@ -78,8 +78,11 @@ def flash_attn_unsupported(v: View) -> Iterator[Finding]:
     evidence = [*(f"{q.text} ({q.where})" for _, q in quoted), *v.gpu_evidence(), *([failed] if failed else [])]
     if mentioned:
         evidence.append(f"{mentioned.text} ({mentioned.where})")
-    severity: Severity = "error" if quoted or failed else "warning"
+    # A suggestive text says the error only with more beside it: xFormers lists each kernel's refusals, and one
+    # kernel's "(too old)" among others refused for the inputs (facebookresearch/xformers#1263) is no GPU fault.
+    decided = failed or any(s.strength == "decisive" for s, _ in quoted)
+    severity: Severity = "error" if decided else "warning"
     yield finding(
-        "flash_attn_unsupported", "flash_attn_unsupported", severity, evidence,
+        "flash_attn_unsupported", "flash_attn_unsupported", severity, evidence, confidence=1.0 if decided else 0.6,
         gpus=[f"{g.gpu.name} (sm_{(g.cc or '').replace('.', '')})" for g in unable], feature=feature, fa3=fa3,
     )  # fmt: skip

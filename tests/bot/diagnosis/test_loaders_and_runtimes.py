@@ -222,3 +222,46 @@ def test_a_rocm_companion_beside_another_torch(text: str) -> None:
     assert top(text)[:2] == ("torchaudio_mismatch", "warning")
     # ROCm's own HIP runtime missing is another matter.
     assert "torchaudio_mismatch" not in rows("libamdhip64.so: cannot open shared object file")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # triton-lang/triton#1246 (tune): a local CUDA 11.2 ptxas handed Triton's PTX 7.3.
+        "ptxas /tmp/triton_k_90kFja, line 5; fatal   : Unsupported .version 7.3; current version is '7.2'",
+        # triton-lang/triton#5929: ComfyUI portable running the CUDA 12.6 toolkit's ptxas.exe.
+        "ptxas C:\\Users\\JJ\\AppData\\Local\\Temp\\tmpafhfmeeh.ptx, line 5; fatal   : Unsupported .version 8.6; "
+        "current version is '8.5'",
+    ],
+)
+def test_an_older_toolkits_ptxas_handed_newer_ptx(text: str) -> None:
+    found, severity, fix = top(text)
+    assert (found, severity) == ("library_shadowing", "warning") and "TRITON_PTXAS_PATH" in fix
+    # The driver's own JIT says "ptxas application ptx input": the driver is what is old there.
+    driver = "CUDA_ERROR_UNSUPPORTED_PTX_VERSION ptxas application ptx input, line 9; fatal : Unsupported .version 8.5"
+    assert top(driver)[0] == "driver_too_old"
+
+
+def test_one_xformers_kernels_capability_among_other_refusals_is_no_error() -> None:
+    # facebookresearch/xformers#1263 (tune, fine): an Ada GPU; FA3 wants Hopper, the rest refuse the inputs.
+    text = (
+        "NotImplementedError: No operator found for `memory_efficient_attention_forward` with inputs:\n"
+        "`fa3F@0.0.0` is not supported because:\n"
+        "    requires device with capability > (9, 0) but your GPU has capability (8, 9) (too old)\n"
+        "    attn_bias type is <class 'torch.Tensor'>\n"
+        "`fa2F@2.5.7-pt` is not supported because:\n"
+        "    attn_bias type is <class 'torch.Tensor'>"
+    )
+    assert not [f for f in plan(text).findings if f.severity == "error"]
+
+
+@pytest.mark.parametrize(
+    ("text", "category"),
+    [
+        # hiyouga/LlamaFactory#7215 (tune): Chinese prose runs into the variable's name.
+        ("多节点sft时，如果有节点设置了CUDA_VISIBLE_DEVICES，会导致加载模型之后卡住", "gpus_hidden_by_env"),
+        ("用docker跑的时候报错", "container_runtime"),
+    ],
+)
+def test_words_run_into_cjk_prose_are_still_words(text: str, category: str) -> None:
+    assert category in {f.category for f in plan(text).findings}
