@@ -265,3 +265,31 @@ def test_one_xformers_kernels_capability_among_other_refusals_is_no_error() -> N
 )
 def test_words_run_into_cjk_prose_are_still_words(text: str, category: str) -> None:
     assert category in {f.category for f in plan(text).findings}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Dao-AILab/flash-attention#236 (tune): an extension built for torch 1.x loaded beside torch 2.1.
+        "ImportError: libtorch_cuda_cu.so: cannot open shared object file: No such file or directory",
+        # k2-fsa/icefall#1283 (tune): k2 built for another torch.
+        "OSError: libtorch_cuda_cpp.so: cannot open shared object file: No such file or directory",
+    ],
+)
+def test_an_extension_asking_for_torchs_split_cuda_library(text: str) -> None:
+    found, severity, fix = top(text)
+    assert (found, severity) == ("mixed_installs", "warning") and "--no-build-isolation" in fix
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # vllm-project/vllm#1726 (tune): nvidia-nccl-cu11 2.14.3 loaded under torch 2.1's CUDA 12 wheels.
+        "ncclInvalidArgument: Invalid value for an argument.\nLast error:\nInvalid config blocking attribute value "
+        "-2147483648",
+        # NVIDIA/Megatron-LM#596: NCCL's own warning line.
+        "dsw-226:71868:71868 [0] init.cc:1270 NCCL WARN Invalid config blocking attribute value -2147483648",
+    ],
+)
+def test_an_nccl_older_than_the_headers_its_caller_was_built_with(text: str) -> None:
+    assert top(text)[:2] == ("library_shadowing", "error")
