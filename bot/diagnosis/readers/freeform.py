@@ -100,6 +100,9 @@ HANG_WORDS = Screened(r"\b(?:hangs?|hung|stuck|freez\w*|deadlock)")
 NEAR = 60
 MAX_WORDS = 1000  # of each kind, the first in the text: a 64 KB body holds 13,000 words
 WSL_1 = re.compile(r"WSL\s*1", re.I)
+# WSL 1's kernel string ("Linux version 4.4.0-19041-Microsoft"): WSL 2's says "-microsoft-standard". The kernel is the
+# fact where an issue form's question ("WSL 2 and/or WSL 1") names both.
+WSL_1_KERNEL = Screened(r"\b4\.4\.0-\d{4,5}-Microsoft\b", flags=re.A)
 CUE_CHARS = 16_000  # what people say about their setup comes before the logs they paste: cues are read there
 REPORT_HEADING = "### Environment (envtriage "  # templates/report.md.j2's first line
 # A line of a listing: collect_env's package lines, an nvidia-smi table, `pip freeze` (name==1.2) and `conda list`
@@ -216,7 +219,10 @@ def _environment(partial: Partial, text: Text) -> None:
     else:
         if mac := text.first(MAC):
             partial.add(OS, OsInfo(system="Darwin", machine="unknown"), text.section, text.line_of(mac.start()))
-    if wsl := text.first(WSL):
+    if kernel := text.first(WSL_1_KERNEL):
+        runtime = Runtime(wsl=1, evidence=[kernel.group(0)])  # type: ignore[arg-type]
+        partial.add(RUNTIME, runtime, text.section, text.line_of(kernel.start()))
+    elif wsl := text.first(WSL):
         version = 1 if WSL_1.fullmatch(wsl.group(0)) else 2
         runtime = Runtime(wsl=version, evidence=[wsl.group(0)])  # type: ignore[arg-type]
         partial.add(RUNTIME, runtime, text.section, text.line_of(wsl.start()))

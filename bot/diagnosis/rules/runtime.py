@@ -71,13 +71,15 @@ def wsl_specific(v: View) -> Iterator[Finding]:
     missing = v.missing(DRIVER)
     quoted = v.quoted("wsl_specific", "driver_not_loaded")
     not_available = v.torch is not None and v.torch.available is False and not v.cpu_build
-    if not (missing or quoted or not_available):
+    # WSL 1 has no GPU paravirtualisation at all: any CUDA failure there is WSL's (microsoft/WSL#5554, #6122).
+    any_cuda_error = v.runtime.wsl == 1 and bool(v.signatures)
+    if not (missing or quoted or not_available or any_cuda_error):
         return
     evidence = [*v.evidence(RUNTIME), *([f"driver: {missing.reason}"] if missing else []), *v.evidence(TORCH)]
-    evidence += [f"{q.text} ({q.where})" for _, q in quoted]
+    evidence += [f"{q.text} ({q.where})" for _, q in (quoted or (v.signatures if any_cuda_error else []))]
     # A suggestive text that only WSL prints (dxg's ioctl messages, /usr/lib/wsl/lib, which working setups show
     # too) is not confirmed by the host being WSL: the two are one fact, so it stays a warning.
-    decided = missing or not_available or any(s.strength == "decisive" for s, _ in quoted)
+    decided = missing or not_available or any_cuda_error or any(s.strength == "decisive" for s, _ in quoted)
     severity: Severity = "error" if decided else "warning"
     yield finding(
         "wsl_specific", "wsl_specific", severity, evidence, confidence=1.0 if decided else 0.6, wsl=v.runtime.wsl

@@ -293,3 +293,26 @@ def test_an_extension_asking_for_torchs_split_cuda_library(text: str) -> None:
 )
 def test_an_nccl_older_than_the_headers_its_caller_was_built_with(text: str) -> None:
     assert top(text)[:2] == ("library_shadowing", "error")
+
+
+def test_wsl_1s_kernel_means_no_gpu_at_all() -> None:
+    # microsoft/WSL#6122 (tune): the issue form asks "WSL 2 and/or WSL 1", the kernel string answers it.
+    body = (
+        "Whether the issue is on WSL 2 and/or WSL 1: Linux version 4.4.0-20236-Microsoft (Microsoft@Microsoft.com)\n"
+        "apt-cache show cuda-toolkit-11-1"
+    )
+    found, severity, fix = top(body, "CUDA throw cudaErrorInsufficientDriver error")
+    assert (found, severity) == ("wsl_specific", "error") and "wsl --set-version" in fix
+    # WSL 2's kernel names itself differently, and there the driver text keeps its own category.
+    wsl2 = (
+        "Linux version 5.15.153.1-microsoft-standard-WSL2\nCUDA driver version is insufficient for CUDA runtime version"
+    )
+    assert top(wsl2)[0] != "wsl_specific" or "wsl --set-version" not in top(wsl2)[2]
+
+
+def test_nvidia_docker_1s_nvml_wording_of_the_version_mismatch() -> None:
+    # NVIDIA/nvidia-docker#270 (tune): reinstall the driver and reboot.
+    assert top("nvidia-docker | 2016/12/17 05:23:46 Error: nvml: Driver/library version mismatch")[:2] == (
+        "driver_not_loaded",
+        "error",
+    )
