@@ -220,7 +220,7 @@ def _environment(partial: Partial, text: Text) -> None:
         if mac := text.first(MAC):
             partial.add(OS, OsInfo(system="Darwin", machine="unknown"), text.section, text.line_of(mac.start()))
     if kernel := text.first(WSL_1_KERNEL):
-        runtime = Runtime(wsl=1, evidence=[kernel.group(0)])  # type: ignore[arg-type]
+        runtime = Runtime(wsl=1, evidence=[kernel.group(0)])
         partial.add(RUNTIME, runtime, text.section, text.line_of(kernel.start()))
     elif wsl := text.first(WSL):
         version = 1 if WSL_1.fullmatch(wsl.group(0)) else 2
