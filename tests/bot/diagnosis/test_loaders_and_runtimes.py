@@ -1,15 +1,15 @@
-"""Texts about what failed to load or start (torch's dummy CUDA classes, Paddle's cuDNN loader, cuBLASLt's symbol
-versions, a compiled extension's typeinfo, a container on a Windows host whose runtime is older than the driver, a
-library asked for by its unversioned name), kernels that refuse a GPU (xFormers' on an older one, Triton's compiler
-on a newer one, ptxas on an instruction the GPU lacks), and what is a question rather than a failure (FP8 named
-beside an Ampere GPU, WSL's dxg messages on a working host)."""
+"""Texts about what failed to load or start: torch's dummy CUDA classes, Paddle's and jaxlib's cuDNN loaders,
+cuBLASLt's symbol versions, a compiled extension's typeinfo or torch's split CUDA library, a container on a Windows
+host whose runtime is older than the driver, a library asked for by its unversioned name or inside a companion's
+traceback, NCCL older than its caller, a driver API function the driver lacks, WSL 1 and WSL's own messages, and
+words run into CJK prose."""
 
 from __future__ import annotations
 
 import pytest
 
 from tests.bot.diagnosis.test_other_stacks import top
-from tests.bot.diagnosis.test_policy import first, plan
+from tests.bot.diagnosis.test_policy import plan
 
 
 def rows(body: str) -> set[str]:
@@ -70,17 +70,6 @@ def test_cuda_error_500_at_init_in_a_container_is_the_runtime_on_a_windows_host(
     assert "container_runtime" not in rows("cuModuleGetFunction failed: named symbol not found")
 
 
-def test_xformers_flash_kernels_refusing_an_older_gpu() -> None:
-    # TheMistoAI/MistoControlNet-Flux-dev#6, deepbeepmeep/HunyuanVideoGP#29 (tune): Turing cards.
-    text = (
-        "NotImplementedError: No operator found for `memory_efficient_attention_forward` with inputs:\n"
-        "`flshattF@v2.5.7` is not supported because:\n"
-        "    requires device with capability > (8, 0) but your GPU has capability (7, 5) (too old)\n"
-        "    bf16 is only supported on A100+ GPUs"
-    )
-    assert top(text)[:2] == ("flash_attn_unsupported", "warning")
-
-
 def test_torchvisions_nms_retold_without_its_namespace() -> None:
     # xg-chu/CrowdDet#15 (tune): torchvision not paired with torch 1.5.
     assert top("I got no operator nms Exception when calling torchvision.nms")[0] == "torchvision_mismatch"
@@ -123,66 +112,6 @@ def test_a_library_asked_for_by_its_unversioned_name() -> None:
     assert "library_shadowing" not in rows("we dlopen libnvrtc.so when the kernel is compiled")
 
 
-@pytest.mark.parametrize(
-    "text",
-    [
-        # triton-lang/triton#6087 (tune): an RTX 5080 under Triton 3.2.0.
-        "python: ../../../lib/Dialect/TritonGPU/Transforms/AccelerateMatmul.cpp:36: int mlir::triton::gpu::"
-        '(anonymous namespace)::getMMAVersionSafe(int, DotOp): Assertion `false && "computeCapability not '
-        "supported\"' failed.",
-        # triton-lang/triton#6859's title.
-        'Assertion `false && "computeCapability not supported"\' failed.',
-    ],
-)
-def test_triton_not_knowing_a_newer_gpu(text: str) -> None:
-    found, severity, fix = top(text)
-    assert (found, severity) == ("gpu_arch_unsupported", "error") and "3.3.1" in fix
-
-
-@pytest.mark.parametrize(
-    ("text", "category"),
-    [
-        # facebookresearch/chameleon#39 (tune): bf16 on a V100.
-        (
-            "ptxas /tmp/compile-ptx-src-ac38de, line 521; error   : Feature 'cvt.bf16.f32' requires .target sm_80 "
-            "or higher",
-            "gpu_too_old_for_cuda",
-        ),
-        # triton-lang/triton#542: Triton's matmul tests on a Pascal TITAN X.
-        (
-            "E       ptxas /tmp/fileeECWP1, line 297; error   : Feature 'mma' requires .target sm_70 or higher",
-            "gpu_too_old_for_cuda",
-        ),
-        # Zyphra/Zonos#6 (tune): on a Turing card whose FlashAttention-2 kernels refuse it too.
-        (
-            "I need 2. FlashAttention2 support\nptxas /tmp/tmp7bnkl_sk.ptx, line 217; error   : Feature '.bf16' "
-            "requires .target sm_80 or higher",
-            "flash_attn_unsupported",
-        ),
-    ],
-)
-def test_ptxas_refusing_an_instruction_the_gpu_lacks(text: str, category: str) -> None:
-    found, severity, fix = top(text)
-    assert (found, severity) == (category, "warning")
-    if category == "gpu_too_old_for_cuda":
-        assert "float16" in fix
-
-
-def test_fp8_named_beside_an_ampere_gpu_is_a_question_not_a_failure() -> None:
-    # vllm-project/vllm#4827 (tune, fine): FP8 KV caches run on an A10.
-    body = (
-        "Can I still use FP8 E5M2 KV Cache if my GPU capability is less than 8.9? VLLM did not report any errors\n\n"
-        "### How would you like to use vllm\n\nuse vllm in A10"
-    )
-    result = plan(body, "Can I still use FP8 E5M2 KV Cache if my GPU capability is less than 8.9?")
-    assert not [f for f in result.findings if f.severity == "error"]
-    # A failure text on the same GPU still is one.
-    failed = plan(
-        "use vllm in A10\nAssertionError: Device compute capability 8.9 or higher required for FP8 execution."
-    )
-    assert first(failed) == ("fp8_unsupported", "error")
-
-
 def test_wsl_messages_on_their_own_line_are_one_fact_not_two() -> None:
     # microsoft/WSL#40715 (tune, fine): dxg's ioctl messages on a host where CUDA works.
     body = (
@@ -222,37 +151,6 @@ def test_a_rocm_companion_beside_another_torch(text: str) -> None:
     assert top(text)[:2] == ("torchaudio_mismatch", "warning")
     # ROCm's own HIP runtime missing is another matter.
     assert "torchaudio_mismatch" not in rows("libamdhip64.so: cannot open shared object file")
-
-
-@pytest.mark.parametrize(
-    "text",
-    [
-        # triton-lang/triton#1246 (tune): a local CUDA 11.2 ptxas handed Triton's PTX 7.3.
-        "ptxas /tmp/triton_k_90kFja, line 5; fatal   : Unsupported .version 7.3; current version is '7.2'",
-        # triton-lang/triton#5929: ComfyUI portable running the CUDA 12.6 toolkit's ptxas.exe.
-        "ptxas C:\\Users\\JJ\\AppData\\Local\\Temp\\tmpafhfmeeh.ptx, line 5; fatal   : Unsupported .version 8.6; "
-        "current version is '8.5'",
-    ],
-)
-def test_an_older_toolkits_ptxas_handed_newer_ptx(text: str) -> None:
-    found, severity, fix = top(text)
-    assert (found, severity) == ("library_shadowing", "warning") and "TRITON_PTXAS_PATH" in fix
-    # The driver's own JIT says "ptxas application ptx input": the driver is what is old there.
-    driver = "CUDA_ERROR_UNSUPPORTED_PTX_VERSION ptxas application ptx input, line 9; fatal : Unsupported .version 8.5"
-    assert top(driver)[0] == "driver_too_old"
-
-
-def test_one_xformers_kernels_capability_among_other_refusals_is_no_error() -> None:
-    # facebookresearch/xformers#1263 (tune, fine): an Ada GPU; FA3 wants Hopper, the rest refuse the inputs.
-    text = (
-        "NotImplementedError: No operator found for `memory_efficient_attention_forward` with inputs:\n"
-        "`fa3F@0.0.0` is not supported because:\n"
-        "    requires device with capability > (9, 0) but your GPU has capability (8, 9) (too old)\n"
-        "    attn_bias type is <class 'torch.Tensor'>\n"
-        "`fa2F@2.5.7-pt` is not supported because:\n"
-        "    attn_bias type is <class 'torch.Tensor'>"
-    )
-    assert not [f for f in plan(text).findings if f.severity == "error"]
 
 
 @pytest.mark.parametrize(
@@ -316,3 +214,38 @@ def test_nvidia_docker_1s_nvml_wording_of_the_version_mismatch() -> None:
         "driver_not_loaded",
         "error",
     )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # vllm-project/vllm#11623 (tune): vLLM's _C on a CUDA 11.4 driver.
+        "ImportError('/usr/local/app/.local/lib/python3.8/site-packages/vllm/_C.abi3.so: undefined symbol: "
+        "cuTensorMapEncodeTiled')",
+        # sgl-project/sglang#8131 (tune): sgl-kernel's green contexts need a CUDA 12.5 driver.
+        "common_ops.abi3.so: undefined symbol: cuGreenCtxStreamCreate.",
+    ],
+)
+def test_a_driver_api_function_the_driver_lacks(text: str) -> None:
+    assert top(text)[:2] == ("driver_too_old", "warning")
+    # A runtime library's own symbol (lower case after "cu") is another copy of that library.
+    assert top("libtorch_cuda.so: undefined symbol: cudnnSetConvolutionGroupCount")[0] == "library_shadowing"
+
+
+def test_a_cuda_library_asked_for_inside_torchvisions_traceback_is_torchvisions_build() -> None:
+    # pytorch/vision#946, pytorch/pytorch#25173 (tune): torchvision 0.3.0's pip wheel was the CUDA 9.0 build.
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/home/lyt/venv_pytorch/lib/python3.5/site-packages/torchvision/__init__.py", line 1, in <module>\n'
+        "    from torchvision import models\n"
+        "ImportError: libcudart.so.9.0: cannot open shared object file: No such file or directory"
+    )
+    assert top(text)[:2] == ("torchvision_mismatch", "warning")
+    outside = "ImportError: libcudart.so.9.0: cannot open shared object file: No such file or directory"
+    assert top(outside)[0] == "library_shadowing"
+
+
+def test_gpu_to_gpu_copies_that_land_as_zeros_are_peer_to_peer_trouble() -> None:
+    # pytorch/pytorch#84803, #132397 (tune): fixed by turning the IOMMU off.
+    assert top("tensor.to(device) not copying data correctly between two GPUs")[0] == "nccl_topology_or_p2p"
+    assert top("How do I split my model between two GPUs?")[0] != "nccl_topology_or_p2p"
