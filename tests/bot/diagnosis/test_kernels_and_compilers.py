@@ -121,3 +121,15 @@ def test_one_xformers_kernels_capability_among_other_refusals_is_no_error() -> N
 )
 def test_xformers_pinning_another_torch(text: str) -> None:
     assert top(text)[:2] == ("mixed_installs", "warning")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Support for compute capability <7.0 - Is it possible to run on e.g. 6.0? Like a P100",  # vLLM#963 (tune)
+        "Why triton only support nvidia gpu at least Compute Capability 7.0+?",  # triton-lang/triton#161 (tune)
+        "UserWarning: WARNING: Compute capability < 7.5 detected! Only slow 8-bit matmul is supported for your GPU!",
+    ],
+)
+def test_a_compute_capability_floor_named_in_words(text: str) -> None:
+    assert top(text)[:2] == ("gpu_too_old_for_cuda", "warning")

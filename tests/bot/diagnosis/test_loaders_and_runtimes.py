@@ -249,3 +249,8 @@ def test_gpu_to_gpu_copies_that_land_as_zeros_are_peer_to_peer_trouble() -> None
     # pytorch/pytorch#84803, #132397 (tune): fixed by turning the IOMMU off.
     assert top("tensor.to(device) not copying data correctly between two GPUs")[0] == "nccl_topology_or_p2p"
     assert top("How do I split my model between two GPUs?")[0] != "nccl_topology_or_p2p"
+
+
+def test_cudnn_8s_windows_loader_wording() -> None:
+    # pytorch/pytorch#46312, savbell/whisper-writer#29 (tune).
+    assert top("Could not load library cudnn_ops_infer64_8.dll. Error code 126")[:2] == ("library_shadowing", "warning")
