@@ -254,3 +254,13 @@ def test_gpu_to_gpu_copies_that_land_as_zeros_are_peer_to_peer_trouble() -> None
 def test_cudnn_8s_windows_loader_wording() -> None:
     # pytorch/pytorch#46312, savbell/whisper-writer#29 (tune).
     assert top("Could not load library cudnn_ops_infer64_8.dll. Error code 126")[:2] == ("library_shadowing", "warning")
+
+
+def test_jaxs_cuda_plugin_from_another_release() -> None:
+    # jax-ml/jax#22416 (tune), #24901: jax, jaxlib and the CUDA plugin must be one release.
+    text = (
+        "RuntimeError: Unable to initialize backend 'cuda': INVALID_ARGUMENT: Mismatched PJRT plugin PJRT API version "
+        "(0.54) and framework PJRT API version 0.51)."
+    )
+    found, severity, fix = top(text)
+    assert (found, severity) == ("mixed_installs", "error") and "jax[cuda12]" in fix
