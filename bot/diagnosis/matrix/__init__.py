@@ -269,11 +269,6 @@ class Index:
         return [(start, text[start:end].strip()) for start, end in accepted]
 
 
-# ASCII word boundaries: Chinese and Japanese prose runs its words into Latin ones ("如果设置CUDA_VISIBLE_DEVICES会"),
-# and with Unicode \b a CJK character is a word character, so `\bCUDA_VISIBLE_DEVICES\b` never matched there.
-ROW_FLAGS = re.I | re.A
-
-
 class PatternError(ValueError):
     """A matrix row's regular expression does not compile."""
 
@@ -286,7 +281,7 @@ def _screened(pattern: str | None, where: str, shortest: int = MIN_WORD, lines_b
     if pattern is None:
         return None
     try:
-        return Screened(pattern, flags=ROW_FLAGS, shortest=shortest, lines_before=lines_before)
+        return Screened(pattern, shortest=shortest, lines_before=lines_before)
     except re.error as exc:
         raise PatternError(f"{where}: not a valid regular expression: {exc}") from exc
 

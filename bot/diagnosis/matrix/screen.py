@@ -118,6 +118,8 @@ class Screened:
     the rest of loading the matrix.
     """
 
+    # ASCII word boundaries by default: Chinese and Japanese prose runs its words into Latin ones
+    # ("如果设置CUDA_VISIBLE_DEVICES会"), and with Unicode \b a CJK character is a word character.
     def __init__(self, pattern: str, flags: int = re.I | re.A, shortest: int = MIN_WORD, lines_before: int = 0) -> None:
         self.pattern, self.flags = pattern, flags
         self.lines_before = lines_before  # a message wrapped before its keyword starts on an earlier line

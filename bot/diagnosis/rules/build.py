@@ -41,7 +41,7 @@ def cpu_only_wheel(v: View) -> Iterator[Finding]:
         return
     # Two facts that agree (a CPU-only torch and a GPU, or a decisive text) make an error; the +cpu build alone, in
     # an issue about a GPU, is the likely cause but not a proven one (policy rule 2): a warning with no label.
-    decisive = (v.cpu_build and (has_gpu or quoted)) or any(s.strength == "decisive" for s, _ in quoted)
+    decisive = (v.cpu_build and (has_gpu or quoted)) or v.decisively_quoted("cpu_only_wheel")
     driver = v.driver.version if v.driver and not v.windows else None
     wheel = advice.choose(v.matrix, ccs(v), driver, not_before=target_series(v))
     evidence = [*v.evidence(TORCH), *v.gpu_evidence(), *(f"{q.text} ({q.where})" for _, q in quoted)]

@@ -47,7 +47,7 @@ def fp8_unsupported(v: View) -> Iterator[Finding]:
         evidence.append(f"{mentioned.text} ({mentioned.where})")
     # FP8 named beside an older GPU is a question as often as a failure: FP8 KV caches and weight-only FP8 run on
     # Ampere (vllm-project/vllm#4827, an A10); only a failure text or a failed probe says it broke.
-    severity: Severity = "error" if quoted or failed else "warning"
+    severity: Severity = "error" if failed or v.decisively_quoted("fp8_unsupported") else "warning"
     yield finding(
         "fp8_unsupported", "fp8_unsupported", severity, evidence,
         confidence=0.95 if unable and (quoted or failed) else 0.75 if unable else 0.7,
@@ -80,7 +80,7 @@ def flash_attn_unsupported(v: View) -> Iterator[Finding]:
         evidence.append(f"{mentioned.text} ({mentioned.where})")
     # A suggestive text says the error only with more beside it: xFormers lists each kernel's refusals, and one
     # kernel's "(too old)" among others refused for the inputs (facebookresearch/xformers#1263) is no GPU fault.
-    decided = failed or any(s.strength == "decisive" for s, _ in quoted)
+    decided = bool(failed) or v.decisively_quoted("flash_attn_unsupported")
     severity: Severity = "error" if decided else "warning"
     yield finding(
         "flash_attn_unsupported", "flash_attn_unsupported", severity, evidence, confidence=1.0 if decided else 0.6,

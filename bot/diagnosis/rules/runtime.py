@@ -79,7 +79,9 @@ def wsl_specific(v: View) -> Iterator[Finding]:
     evidence += [f"{q.text} ({q.where})" for _, q in (quoted or (v.signatures if any_cuda_error else []))]
     # A suggestive text that only WSL prints (dxg's ioctl messages, /usr/lib/wsl/lib, which working setups show
     # too) is not confirmed by the host being WSL: the two are one fact, so it stays a warning.
-    decided = missing or not_available or any_cuda_error or any(s.strength == "decisive" for s, _ in quoted)
+    decided = (
+        bool(missing) or not_available or any_cuda_error or v.decisively_quoted("wsl_specific", "driver_not_loaded")
+    )
     severity: Severity = "error" if decided else "warning"
     yield finding(
         "wsl_specific", "wsl_specific", severity, evidence, confidence=1.0 if decided else 0.6, wsl=v.runtime.wsl

@@ -236,6 +236,11 @@ class View:
         """The quoted texts about torch, the driver and the GPUs for these categories (not another package's)."""
         return [(s, q) for s, q in self.signatures if s.category in categories and s.package is None]
 
+    def decisively_quoted(self, *categories: str) -> bool:
+        """Whether a decisive text for these categories is quoted: a suggestive one makes an error only beside a second,
+        independent fact (policy rule 2), never beside the fact it implies itself (WSL's own dxg messages on WSL)."""
+        return any(s.strength == "decisive" for s, _ in self.quoted(*categories))
+
     def usable_report(self) -> bool:
         """Enough to diagnose: a structured report, or at least torch's version and the GPU or driver."""
         if any(reader in STRUCTURED for reader in self.case.formats):
