@@ -69,6 +69,10 @@ class State:
         self.env_line = -1
         self.in_gpu_list = False
         self.cuda_none = False  # "CUDA used to build PyTorch: None": torch imported and has no CUDA
+        # "CUDA used to build PyTorch: Could not collect": torch.version.cuda was None too, where the host has some
+        # CUDA (a driver, a GPU, nvcc) - collect_env writes "None" only where it found no CUDA at all, and "N/A"
+        # for a ROCm build or a torch that did not import. So it says "no CUDA" only beside a torch version.
+        self.cuda_uncollected = False
 
 
 def read(section: Section, matrix: Index) -> Partial:
@@ -135,6 +139,7 @@ def _cuda_built(state: State, partial: Partial, section: Section, index: int, va
     if VERSION_START.match(value):  # the rules compare it as a version
         state.torch["cuda"] = clean(value.split()[0])
     state.cuda_none = value.strip().lower() == "none"
+    state.cuda_uncollected = value.strip().lower() == "could not collect"
 
 
 def _setter(
@@ -237,12 +242,14 @@ def _finish(state: State, partial: Partial, section: Section) -> None:
 
 def _build(state: State, tag: str | None) -> str | None:
     """CUDA or ROCm where collect_env names their version, else what the tag says ("+cu124" is a CUDA build even in
-    a paste cut before the "CUDA used to build" line); CPU only where torch said it has no CUDA ("None", not "Could
-    not collect") and no tag says otherwise (an XPU build has no CUDA either)."""
+    a paste cut before the "CUDA used to build" line); CPU only where torch said it has no CUDA ("None", or "Could
+    not collect" beside the version of a torch that imported; State) and no tag says otherwise (an XPU build has no
+    CUDA either)."""
     if state.torch.get("cuda"):
         return "cuda"
     if state.torch.get("hip"):
         return "rocm"
     if by_tag := build_of(tag):
         return by_tag
-    return "cpu" if state.cuda_none and tag != "xpu" else None
+    no_cuda = state.cuda_none or state.cuda_uncollected  # _finish builds only beside a torch version
+    return "cpu" if no_cuda and tag != "xpu" else None

@@ -264,3 +264,26 @@ def test_jaxs_cuda_plugin_from_another_release() -> None:
     )
     found, severity, fix = top(text)
     assert (found, severity) == ("mixed_installs", "error") and "jax[cuda12]" in fix
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Mikubill/sd-webui-controlnet#2687 (tune), the log line as pasted
+        "2024-03-07 19:20:32.0351307 [E:onnxruntime:Default, provider_bridge_ort.cc:1548 "
+        "onnxruntime::TryGetProviderInfo_CUDA] "
+        "D:\\a\\_work\\1\\s\\onnxruntime\\core\\session\\provider_bridge_ort.cc:1209 "
+        'onnxruntime::ProviderLibrary::Get [ONNXRuntimeError] : 1 : FAIL : LoadLibrary failed with error 126 "" when '
+        'trying to load "E:\\Programmes\\AI\\webui\\venv\\lib\\site-packages\\onnxruntime\\capi\\'
+        'onnxruntime_providers_cuda.dll"',
+        # cassiebreviu/StableDiffusion#4 (tune), a .NET sample's wording
+        "[ErrorCode:RuntimeException] D:\\a\\_work\\1\\s\\onnxruntime\\core\\session\\provider_bridge_ort.cc:1106 "
+        'onnxruntime::ProviderLibrary::Get [ONNXRuntimeError] : 1 : FAIL : LoadLibrary failed with error 126 "" when '
+        'trying to load "E:\\Development\\net6.0\\runtimes\\win-x64\\native\\onnxruntime_providers_cuda.dll"',
+    ],
+)
+def test_onnxruntimes_cuda_provider_missing_a_dll_it_depends_on(text: str) -> None:
+    found, severity, _ = top(text)
+    assert (found, severity) == ("library_shadowing", "warning")
+    # Another DLL that fails with error 126 is not ONNX Runtime's CUDA provider.
+    assert "library_shadowing" not in rows('LoadLibrary failed with error 126 "" when trying to load "C:\\x\\foo.dll"')

@@ -123,3 +123,17 @@ def test_conda_lists(matrix: Index) -> None:
 def test_issue_form_with_the_template_left_in(matrix: Index, run) -> None:  # type: ignore[no-untyped-def]
     plan = run(fixture_text("pastes", "issue-form-1.md"))
     assert plan.needs_env
+
+
+def test_could_not_collect_beside_a_torch_version_is_a_build_without_cuda(matrix: Index) -> None:
+    # collect_env prints torch.version.cuda None as "None" only on a host with no CUDA at all, else "Could not
+    # collect": this Windows paste's plain 2.2.2 is PyPI's CPU-only Windows wheel beside an RTX 4080.
+    torch = read(matrix, "issue-form-3.md").report.get(TORCH)
+    assert torch is not None and (torch.version, torch.build) == ("2.2.2", "cpu")
+
+
+def test_could_not_collect_without_a_torch_version_says_nothing_of_the_build(matrix: Index) -> None:
+    # torch that did not import: every torch field is "N/A" or "Could not collect"; no build can be read.
+    text = fixture_text("pastes", "issue-form-3.md").replace("PyTorch version: 2.2.2", "PyTorch version: N/A")
+    torch = read_case(matrix, text).report.get(TORCH)
+    assert torch is None or torch.build is None
