@@ -26,9 +26,9 @@ NEUTRAL: dict[str, tuple[tuple[int, float], ...]] = {word: ((1, 0.0),) for word 
 
 # Clearly worded tune issues, each with little or no error text.
 CLEAR = {
-    "https://github.com/illinois-scicomp/machine-shop-maintenance/issues/60": "driver_not_loaded",
-    "https://github.com/karpathy/nanoGPT/issues/157": "gpu_too_old_for_cuda",
-    "https://github.com/NVIDIA/dcgm-exporter/issues/33": "container_runtime",
+    "https://github.com/negativo17/nvidia-driver/issues/39": "driver_not_loaded",
+    "https://github.com/pytorch/pytorch/issues/16712": "gpu_too_old_for_cuda",
+    "https://github.com/SortAnon/ControllableTalkNet/issues/31": "container_runtime",
 }
 
 
