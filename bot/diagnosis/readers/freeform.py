@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from bot.diagnosis.matrix import Index
 from bot.diagnosis.matrix.screen import Screened
 from bot.diagnosis.readers.base import MAX_ERRORS, PROSE, Partial, Quote, Section
-from bot.diagnosis.readers.versions import INSTALL_COMMAND, build_of, owned_by_torch, removed_by_pip
+from bot.diagnosis.readers.versions import INSTALL_COMMAND, build_of, owned_by_torch, refused_by_pip, removed_by_pip
 from collector.markdown import TWIN_OPEN
 from collector.report.schema import (
     DRIVER,
@@ -182,11 +182,12 @@ def _without_our_report(section: Section) -> Section:
 
 
 def _versions(partial: Partial, text: Text) -> None:
+    refused = refused_by_pip(text.text)
     named = next((m for m in itertools.islice(text.all(TORCH_VERSION), MAX_WORDS) if not _removed(text, m)), None)
-    found = [m for m in (named, _torch_tag(text)) if m]
+    found = [m for m in (named, _torch_tag(text)) if m and _version_of(m) not in refused]
     if found:
         match = min(found, key=lambda m: m.start())
-        version = match.group(1) if match.re is TORCH_VERSION.regex else f"{match.group(1)}+{match.group(2)}"
+        version = _version_of(match)
         if installed := YOU_HAVE.regex.search(text.section.lines[text.line_of(match.start())]):
             version = installed.group(1)
         tag = version.split("+", 1)[1] if "+" in version else None
@@ -196,6 +197,10 @@ def _versions(partial: Partial, text: Text) -> None:
         partial.add(DRIVER, DriverInfo(version=driver.group(1)), text.section, text.line_of(driver.start()))
     if python := text.first(PYTHON_VERSION):
         partial.add(PYTHON, PythonInfo(version=python.group(1)), text.section, text.line_of(python.start()))
+
+
+def _version_of(match: re.Match[str]) -> str:
+    return match.group(1) if match.re is TORCH_VERSION.regex else f"{match.group(1)}+{match.group(2)}"
 
 
 def _torch_tag(text: Text) -> re.Match[str] | None:

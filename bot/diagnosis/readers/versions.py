@@ -22,6 +22,21 @@ INSTALL_COMMAND = re.compile(r"\b(?:pip3?|conda|mamba|micromamba|uv(?: pip)?) in
 REMOVED_BY_PIP = re.compile(
     r"^\s*(?:Found existing installation:|Attempting uninstall:|Uninstalling |Successfully uninstalled )", re.I
 )
+# pip's and uv's refusals name what they could NOT install ("Could not find a version that satisfies the requirement
+# torch==2.1.2+cu118", "No matching distribution found for torch==2.1.2+cu118", uv's "Because there is no version of
+# torch==2.1.2+cu118"): a wheel that does not exist for this Python or platform, never the installed one.
+NOT_INSTALLED_BY_PIP = re.compile(
+    r"Could not find a version that satisfies the requirement|No matching distribution found for"
+    r"|Because there is no version of",
+    re.I,
+)
+# The torch version such a refusal names: the same version elsewhere in the issue (the install command that asked for
+# it) is what was asked for, not what is installed.
+REFUSED_TORCH = re.compile(
+    r"(?:satisfies the requirement|No matching distribution found for|there is no version of)\s+(?:py)?torch\s*==\s*"
+    r"v?(\d[\w.+%]{0,40})",
+    re.I,
+)
 
 
 def clean(word: str) -> str:
@@ -51,5 +66,11 @@ def owned_by_torch(before: str) -> bool:
     return not names or names[-1] in OWN_NAMES
 
 
+def refused_by_pip(text: str) -> set[str]:
+    """The torch versions pip or uv said they could not find ("2.1.2+cu118"), cleaned as the readers clean one."""
+    return {clean(match.group(1)) for match in REFUSED_TORCH.finditer(text)}
+
+
 def removed_by_pip(line: str) -> bool:
-    return bool(REMOVED_BY_PIP.match(line))
+    """Whether pip's log says the line's versions are not installed: what it removed, or what it could not find."""
+    return bool(REMOVED_BY_PIP.match(line) or NOT_INSTALLED_BY_PIP.search(line))

@@ -7,7 +7,7 @@ from bot.diagnosis.matrix import default
 from bot.diagnosis.plan import Plan, triage
 from bot.diagnosis.readers import read_case
 from bot.diagnosis.readers.freeform import _prose_only
-from collector.report.schema import PACKAGES
+from collector.report.schema import PACKAGES, TORCH
 
 
 def plan(body: str, title: str = "") -> Plan:
@@ -84,3 +84,23 @@ def test_what_pip_replaced_is_not_what_is_installed() -> None:
     assert packages is None or all(p.version not in ("0.20.1", "2.5.1") for p in packages.selected)
     # A version in a line that is not pip's removal log is still read.
     assert first(plan("torch 2.5.0\ntorchvision 0.19.0\n")) == ("torchvision_mismatch", "error")
+
+
+def test_what_pip_could_not_find_or_was_told_to_install_is_not_what_is_installed() -> None:
+    # nerfstudio-project/nerfstudio#3730 (tune, fine): a documented install command that found no wheel (torch 2.1.2
+    # has none for Python 3.12) beside an RTX 5070; read as installed, torch 2.1.2+cu118 and sm_120 made an error.
+    body = "\n".join([
+        "1. pip install torch==2.1.2+cu118 torchvision==0.16.2+cu118 --extra-index-url https://download.pytorch.org/whl/cu118",
+        "2. ERROR: Could not find a version that satisfies the requirement torch==2.1.2+cu118",
+        "I have Ubuntu 24 with both CUDA toolkits 12.8 (default) and 11.8 with RTX 5070 card.",
+    ])  # fmt: skip
+    found = plan(body, "Installation of Torch 2.1.2 with CUDA 11.8 broke").findings
+    assert not any(f.severity == "error" for f in found)
+    assert read_case(default(), body).report.get(TORCH) is None
+    for refusal in (
+        "ERROR: No matching distribution found for torch==2.1.2+cu118",
+        "  Because there is no version of torch==2.1.2+cu118 and you require torch==2.1.2+cu118, we can",
+    ):
+        assert read_case(default(), refusal).report.get(TORCH) is None  # fmt: skip
+    # What is installed, said in words, is still read.
+    assert read_case(default(), "I have torch 2.1.2+cu118 and an RTX 5070").report.get(TORCH) is not None
