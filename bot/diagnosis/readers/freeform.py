@@ -82,14 +82,18 @@ TOPICS = {
     "flash_attention": Screened(r"flash[-_ ]?attn|flash[-_ ]?attention"),
     "mig": Screened(r"(?<!\| )\bMIG\b(?! ?(?:\||M\.))", flags=re.A),  # not the "| MIG |" / "MIG M." headers
     "torch": Screened(r"\b(?:py)?torch\b"),  # torch is in play: named, installed, or in a traceback's paths
-    # The reporter says the machine has no NVIDIA GPU (not "no GPU found", which is the symptom; not torch.load's
-    # "running on a CPU-only machine", which is its advice).
+    # The reporter says the machine has no NVIDIA GPU, or runs on the CPU on purpose (not "no GPU found", which is the
+    # symptom; not torch.load's "running on a CPU-only machine", which is its advice): an application's `--cpu`
+    # flag, "a cpu without cuda", "in a non-cuda env".
     "no_nvidia_gpu": Screened(
         r"\b(?:i|we) (?:don.?t|do not|didn.?t) (?:have|own|got) (?:an? |any )?(?:nvidia |cuda[- ]capable |dedicated )?"
         r"(?:gpu|graphics card)"
         r"|\bwithout (?:an? |any )(?:nvidia |cuda[- ]capable |cuda |dedicated )?(?:gpu|graphics card)\b"
         r"|\bcpu[- ]only (?:computer|pc|laptop|server|host)\b"
         r"|\bhas no (?:nvidia |dedicated |cuda )?(?:gpu|graphics card)"
+        r"|\bcpu without (?:cuda|an? (?:nvidia )?gpu|a graphics card)\b"
+        r"|\b(?:in|on|under) an? non[- ]?(?:cuda|gpu)[- ]?(?:env\w*|machines?|hosts?|systems?)\b"
+        r"|(?<![\w-])--cpu\b(?![-\w])"
     ),
 }
 # "nccl_hang": a collective's name and a word for hanging within NEAR characters of one line, either first. As one

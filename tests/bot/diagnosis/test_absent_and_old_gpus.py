@@ -25,6 +25,17 @@ from tests.bot.diagnosis.test_policy import first, plan
         ("AssertionError: Torch not compiled with CUDA enabled", "When running the code without a CUDA Gpu and/or "
          "pytorch not compiled with it, the following error occurs: \"AssertionError: Torch not compiled with CUDA "
          "enabled\". The reason is that multibox_loss.py:35 sets the argument use_gpu per default to true."),
+        # oobabooga/textgen#4763 (tune, fine): the CPU chosen with the application's --cpu flag; its sampler still
+        # moved a tensor to CUDA.
+        ("Broken for CPU only prob_topk = torch.softmax(sorted_logits, dim=0).to('cuda')", "When attempting to use "
+         "CPU only with --cpu flag, textgen still forges ahead with the CUDA pathway\n"
+         "    raise AssertionError(\"Torch not compiled with CUDA enabled\")"),
+        # sh-lee-prml/HierSpeechpp#44 (tune, fine): a CPU-only machine; the project needs CUDA.
+        ("Can this work on a cpu without cuda?", "This is the error I'm getting:\n"
+         "AssertionError: Torch not compiled with CUDA enabled"),
+        # pytorch/pytorch#151650 (tune, fine): Inductor asked for the CUDA arch in a CPU-only environment.
+        ("[Inductor] Error getting cuda arch", "If you run the model with `torch.compile` in a non-cuda env, will get "
+         "an error:\nError getting cuda arch: Torch not compiled with CUDA enabled"),
     ],
 )  # fmt: skip
 def test_without_an_nvidia_gpu_a_cpu_build_is_all_torch_has(title: str, body: str) -> None:
