@@ -15,10 +15,11 @@ weights on `tune` only; tests/bot/insights/test_dedupe_eval.py holds the floors.
 
 from __future__ import annotations
 
+import argparse
 import functools
 import hashlib
-import sys
-from collections.abc import Callable, Iterable
+import random
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -145,13 +146,14 @@ def _features(issue: Issue, matrix: Index) -> Features:
     return extract(case, diagnose(case, matrix), matrix, issue.body)
 
 
-def background_index(matrix: Index, splits: Iterable[str]) -> DuplicateIndex:
-    """The background issues of these splits, recorded one after another as the CLI records them."""
+def background_index(matrix: Index, splits: Iterable[str], keep: Collection[int] | None = None) -> DuplicateIndex:
+    """The background issues of these splits (only the numbers in `keep`, where given), recorded one after another as
+    the CLI records them."""
     index = DuplicateIndex(sa.create_engine("sqlite://"))
     index.create()
     wanted = set(splits)
     for number, issue in enumerate(load_background(), start=1):
-        if split_of(issue.repo) in wanted:
+        if split_of(issue.repo) in wanted and (keep is None or number in keep):
             index.record(REPO, number, issue.title, "open", features_of(issue, matrix))
     return index
 
@@ -191,10 +193,12 @@ def measure(judged: list[Judged], pick: Callable[[Judged], list[int]]) -> Outcom
     return Outcome(found, duplicates, wrong, len(judged) - duplicates, unjudged)
 
 
-def baseline(judged: list[Judged], splits: Iterable[str] = SPLITS_IN_INDEX) -> Outcome:
+def baseline(judged: list[Judged], splits: Iterable[str] = SPLITS_IN_INDEX, keep: Collection[int] | None = None
+             ) -> Outcome:  # fmt: skip
     """The title-only comparison over every issue of the same index (the background of `splits`, and a)."""
     issues, wanted = load_issues(), set(splits)
-    titles = {n: issue.title for n, issue in enumerate(load_background(), start=1) if split_of(issue.repo) in wanted}
+    titles = {n: issue.title for n, issue in enumerate(load_background(), start=1)
+              if split_of(issue.repo) in wanted and (keep is None or n in keep)}  # fmt: skip
 
     def pick(j: Judged) -> list[int]:
         return title_baseline.top(issues[j.pair.b].title, titles | {j.a_number: issues[j.pair.a].title}, TOP)
@@ -210,11 +214,24 @@ def as_deployed(judged: list[Judged]) -> list[Judged]:
 
 
 @functools.cache
-def evaluation() -> dict[str, list[Judged]]:
-    """Every pair judged in the index of all background issues, by split."""
+def evaluation(keep: frozenset[int] | None = None) -> dict[str, list[Judged]]:
+    """Every pair judged in the index of all background issues (or of those in `keep`), by split."""
     matrix = default_matrix()
-    judged = judge(matrix, background_index(matrix, SPLITS_IN_INDEX), load_pairs())
+    judged = judge(matrix, background_index(matrix, SPLITS_IN_INDEX, keep), load_pairs())
     return {split: [j for j in judged if j.pair.split == split] for split in ("tune", "test")}
+
+
+def sampled(size: int, seed: int) -> frozenset[int]:
+    """`size` background issues drawn at random with `seed`: an index the size of a young repository's (issue 18's
+    unseen pairs are judged among about 110 others)."""
+    return frozenset(random.Random(seed).sample(range(1, len(load_background()) + 1), size))
+
+
+def total(outcomes: Iterable[Outcome]) -> Outcome:
+    """Several rounds' outcomes as one (each pair counted once per round)."""
+    kept = list(outcomes)
+    return Outcome(*(sum(getattr(o, name) for o in kept) for name in ("found", "duplicates", "wrong", "near_misses",
+                                                                      "unjudged")))  # fmt: skip
 
 
 def row(name: str, o: Outcome) -> str:
@@ -222,29 +239,49 @@ def row(name: str, o: Outcome) -> str:
             f"   {o.wrong:3d}/{o.near_misses:<3d}   {o.unjudged:5d}")  # fmt: skip
 
 
-def main() -> int:
-    fitted, judged = model(), evaluation()
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tests.bot.dedupe_eval", description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--background",
+        type=int,
+        help="judge each pair among this many background issues drawn at "
+        "random (a young repository's index; issue 18's unseen pairs: about 110), not all of them",
+    )
+    parser.add_argument("--seeds", type=int, default=3, help="with --background: draws, added up (default 3)")
+    parser.add_argument(
+        "-v",
+        "--verbose",
+        action="store_true",
+        help="each tune pair's rank and score (never test's: a locked split is read only as a whole)",
+    )
+    args = parser.parse_args(argv)
+    fitted = model()
+    keeps = [sampled(args.background, seed) for seed in range(args.seeds)] if args.background else [None]
+    rounds = [(keep, evaluation(keep)) for keep in keeps]
 
     def ours(j: Judged) -> list[int]:
         return suggested(j.candidates, fitted, fitted.threshold)
 
-    print(f"{len(load_background())} background issues in the index; model threshold {fitted.threshold:.3f}")
+    size = (
+        f"{args.background} of {len(load_background())} (added over {len(keeps)} draws)"
+        if args.background
+        else (f"{len(load_background())}")
+    )
+    print(f"{size} background issues in the index; model threshold {fitted.threshold:.3f}")
     print("split / method (near misses counted)   precision recall  found      wrong     unjudged")
     for split in ("tune", "test"):
-        own = as_deployed(judged[split])
-        print(row(f"{split}: envtriage (same repository)", measure(own, ours)))
-        print(row(f"{split}: title-only (same repository)", baseline(own)))
-        print(row(f"{split}: envtriage (all)", measure(judged[split], ours)))
-        print(row(f"{split}: title-only (all)", baseline(judged[split])))
-    if "-v" in sys.argv:
-        for split in ("tune", "test"):
-            for j in judged[split]:
-                scores = {c.number: fitted.probability(c.signals) for c in j.candidates}
-                rank = sorted(scores, key=lambda n: -scores[n])
-                where = rank.index(j.a_number) + 1 if j.a_number in scores else None
-                kind = "dup " if j.pair.duplicate else "near"
-                print(f"{split} {kind} {j.pair.a} <- {j.pair.b}: a {scores.get(j.a_number, 0):.2f} rank {where}; "
-                      f"top {[round(scores[n], 2) for n in rank[:3]]}")  # fmt: skip
+        for name, which in (("same repository", as_deployed), ("all", list)):
+            print(row(f"{split}: envtriage ({name})", total(measure(which(j[split]), ours) for _, j in rounds)))
+            print(row(f"{split}: title-only ({name})",
+                      total(baseline(which(j[split]), keep=keep) for keep, j in rounds)))  # fmt: skip
+    if args.verbose:
+        for j in rounds[0][1]["tune"]:
+            scores = {c.number: fitted.probability(c.signals) for c in j.candidates}
+            rank = sorted(scores, key=lambda n: -scores[n])
+            where = rank.index(j.a_number) + 1 if j.a_number in scores else None
+            kind = "dup " if j.pair.duplicate else "near"
+            print(f"tune {kind} {j.pair.a} <- {j.pair.b}: a {scores.get(j.a_number, 0):.2f} rank {where}; "
+                  f"top {[round(scores[n], 2) for n in rank[:3]]}")  # fmt: skip
     return 0
 
 

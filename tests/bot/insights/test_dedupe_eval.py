@@ -14,7 +14,17 @@ import pytest
 
 from bot.insights.dedupe.score import model
 from tests.bot import title_baseline
-from tests.bot.dedupe_eval import as_deployed, evaluation, load_background, load_pairs, measure, suggested
+from tests.bot.dedupe_eval import (
+    Outcome,
+    as_deployed,
+    evaluation,
+    load_background,
+    load_pairs,
+    measure,
+    sampled,
+    suggested,
+    total,
+)
 from tests.bot.dedupe_fit import WEIGHTS
 
 TEST_PRECISION = 0.85  # as deployed: the near misses of the same repository
@@ -64,3 +74,19 @@ def test_the_title_baseline_is_the_actions_comparison() -> None:
     assert title_baseline.compare(same, same) == 1.0
     titles = {1: "no kernel image available on RTX 5090", 2: "CUDA out of memory", 3: "no kernel image on RTX 5090"}
     assert title_baseline.top("no kernel image on RTX 5090", titles, 3) == [3, 1]
+
+
+def test_a_young_repositorys_index_is_a_seeded_draw_of_the_background() -> None:
+    drawn = sampled(110, 0)
+    assert len(drawn) == 110 and drawn == sampled(110, 0) and drawn != sampled(110, 1)
+    assert drawn <= set(range(1, len(load_background()) + 1))
+    a = Outcome(found=1, duplicates=2, wrong=0, near_misses=3, unjudged=4)
+    assert total([a, a]) == Outcome(2, 4, 0, 6, 8) and total([a, a]).recall == a.recall
+
+
+def test_verbose_lists_tune_pairs_only(capsys: pytest.CaptureFixture[str]) -> None:
+    from tests.bot.dedupe_eval import main
+
+    assert main(["-v"]) == 0
+    listed = [line for line in capsys.readouterr().out.splitlines() if " <- " in line]
+    assert listed and all(line.startswith("tune ") for line in listed)  # a locked split is read only as a whole
