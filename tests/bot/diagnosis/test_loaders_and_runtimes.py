@@ -287,3 +287,40 @@ def test_onnxruntimes_cuda_provider_missing_a_dll_it_depends_on(text: str) -> No
     assert (found, severity) == ("library_shadowing", "warning")
     # Another DLL that fails with error 126 is not ONNX Runtime's CUDA provider.
     assert "library_shadowing" not in rows('LoadLibrary failed with error 126 "" when trying to load "C:\\x\\foo.dll"')
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # jax-ml/jax#11477 (tune): the driver upgraded while the old kernel module stayed loaded.
+        "kernel version 515.48.7 does not match DSO version 510.73.5 -- cannot find working devices in this "
+        "configuration",
+        # TensorFlow's own log line, as a notebook printed it
+        "2021-09-13 23:57:29.694695: E tensorflow/stream_executor/cuda/cuda_diagnostics.cc:306] kernel version "
+        "460.56.0 does not match DSO version 470.57.2 -- cannot find working devices in this configuration",
+    ],
+)
+def test_the_kernel_module_and_libcuda_from_two_driver_versions(text: str) -> None:
+    found, severity, _ = top(text)
+    assert (found, severity) == ("driver_not_loaded", "error")
+    # Inside WSL, Linux driver packages installed in the distribution are the cause: WSL's finding.
+    assert top(f"On WSL2 Ubuntu:\n{text}")[0] == "wsl_specific"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # open-edge-platform/geti#155 (tune): a GPU build of torch on a computer with no NVIDIA GPU.
+        "I run the python demo with a CPU only computer and get\nTHCudaCheck FAIL file=/pytorch/aten/src/THC/"
+        "THCGeneral.cpp line=74 error=35 : CUDA driver version is insufficient for CUDA runtime version",
+        # myshell-ai/OpenVoice#234 (tune): an AMD card.
+        "RuntimeError: CUDA failed with error CUDA driver version is insufficient for CUDA runtime version\n"
+        "Windows 11 Pro 64 bit\nGPU: Radeon RX 580 Series",
+    ],
+)
+def test_driver_insufficient_where_there_is_no_nvidia_gpu_is_no_driver(text: str) -> None:
+    assert top(text)[0] == "driver_not_loaded"
+    # With an NVIDIA GPU named, the same text is a driver older than the runtime.
+    assert top(text.replace("Radeon RX 580 Series", "GeForce GTX 1080").replace("CPU only computer", "PC"))[0] == (
+        "driver_too_old"
+    )
