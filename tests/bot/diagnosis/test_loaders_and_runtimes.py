@@ -324,3 +324,12 @@ def test_driver_insufficient_where_there_is_no_nvidia_gpu_is_no_driver(text: str
     assert top(text.replace("Radeon RX 580 Series", "GeForce GTX 1080").replace("CPU only computer", "PC"))[0] == (
         "driver_too_old"
     )
+
+
+def test_an_older_nccl_loaded_in_torchs_place_is_nccl_installed_twice() -> None:
+    # rwth-i6/returnn#1802, VichyTong/CodeJudge#2 (tune): nvidia-nccl-cu11 beside torch's nvidia-nccl-cu12.
+    text = "ImportError: /usr/lib/python3.10/site-packages/torch/lib/libtorch_cuda.so: undefined symbol: ncclMemFree"
+    found, severity, fix = top(text)
+    assert (found, severity) == ("mixed_installs", "warning") and "nvidia-nccl-cu11" in fix
+    # Where the prose points at the loader's path, it is that path's copy.
+    assert top(f"{text}\nI have LD_LIBRARY_PATH=/usr/local/nccl/lib set in my .bashrc")[0] == "library_shadowing"
