@@ -146,5 +146,5 @@ def test_check_prints_the_diagnosis_to_stderr_and_keeps_stdout_the_report(tmp_pa
     done = run("--check", "--no-smoke", env={"PYTHONPATH": str(shadow.parent)})
     assert done.returncode == 0, done.stderr
     assert markdown.parse(done.stdout).facts["torch"].status == "error"  # type: ignore[union-attr]
-    assert "another copy of a CUDA library shadows the one torch ships" in done.stdout, "summary verdict"
+    assert "NCCL is installed twice, and an older copy is the one loaded" in done.stdout, "summary verdict"
     assert "envtriage found 1 thing to look at" in done.stderr and "ncclCommRegister" in done.stderr
