@@ -42,7 +42,7 @@ NAME = PROSE
 # torch's major is one digit: "Torch 12.8" and "torch 11.8" are how people name the CUDA of a build.
 TORCH_VERSION = Screened(
     r"\b(?:py)?torch(?:\s+version)?(?:\s*(?:==|:|=|\bv)|\s)\s*v?"
-    r"(\d\.\d{1,9}(?:\.\d{1,9})?(?:\.dev\d{1,12}|a0|rc\d{1,3})?(?:\+(?:cu\d{2,3}|cpu|rocm[\d.]{1,12}|xpu))?)\b"
+    r"(\d\.\d{1,9}(?:\.\d{1,9})?(?:\.dev\d{1,12}|a0|rc\d{1,3})?(?: ?\+ ?(?:cu\d{2,3}|cpu|rocm[\d.]{1,12}|xpu))?)\b"
 )
 # "2.5.1+cu124" without the word torch: a wheel's file name, a dist-info folder, a download URL ("%2B"), pip's
 # "(2.5.1+cu124)". torchvision's versions carry the same tags: only one that versions.owned_by_torch is taken.
@@ -204,7 +204,8 @@ def _versions(partial: Partial, text: Text) -> None:
 
 
 def _version_of(match: re.Match[str]) -> str:
-    return match.group(1) if match.re is TORCH_VERSION.regex else f"{match.group(1)}+{match.group(2)}"
+    """The matched torch version, as torch prints it: "PyTorch 2.8.0 + cu129", typed with spaces, is 2.8.0+cu129."""
+    return match.group(1).replace(" ", "") if match.re is TORCH_VERSION.regex else f"{match.group(1)}+{match.group(2)}"
 
 
 def _torch_tag(text: Text) -> re.Match[str] | None:

@@ -61,6 +61,9 @@ def test_collect_env_says_cpu_only_when_torch_has_no_cuda(matrix: Index) -> None
         (r"C:\Users\me\venv\Lib\site-packages\torch-2.5.1+cu124.dist-info\METADATA", "2.5.1+cu124"),
         ("I am on torch 2.5.1+cu124, with an RTX 4090.", "2.5.1+cu124"),
         ("Installed torch 2.4.1+rocm6.1.", "2.4.1+rocm6.1"),
+        # Comfy-Org/ComfyUI#9929, rusty1s/pytorch_scatter#237 (tune): the tag typed apart from the version.
+        ("**Versions:** PyTorch 2.8.0 + cu129", "2.8.0+cu129"),
+        ("Pytorch 1.6.0 + cu101", "1.6.0+cu101"),
         # pypa/pipenv#5864 (Windows): pip's resolver prints the wheel's URL, its "+" encoded as %2B.
         (
             "via=LinkCandidate('https://download.pytorch.org/whl/cu117/torch-2.0.1%2Bcu117-cp310-cp310-win_amd64.whl "
@@ -88,3 +91,8 @@ def test_a_torchvision_version_is_not_read_as_torch(matrix: Index) -> None:
         r"E:\ComfyUI_windows_portable\python_embeded\Lib\site-packages\torch-2.5.1+cu124.dist-info" + "\n"
     )
     assert torch_of(matrix, listing) == ("2.5.1+cu124", "cu124", "cuda")
+
+
+def test_a_cuda_named_after_a_plus_is_not_a_wheel_tag(matrix: Index) -> None:
+    found = torch_of(matrix, "torch 2.1 + CUDA 12.1 on Ubuntu")
+    assert found and found[0] == "2.1" and found[1] is None
