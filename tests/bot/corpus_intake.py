@@ -37,7 +37,7 @@ from bot.diagnosis.findings import CATEGORIES, Finding
 from bot.diagnosis.matrix import default as default_matrix
 from bot.diagnosis.plan import triage
 from tests.bot.corpus import CORPUS, test_repositories
-from tests.bot.corpus_split import repos
+from tests.bot.corpus_split import is_test, repos
 
 MATRIX_DATA = Path(__file__).resolve().parents[2] / "bot" / "diagnosis" / "matrix" / "data"
 ISSUE_URL = re.compile(r"https?://github\.com/([\w.-]+)/([\w.-]+)/(?:issues|pull|discussions)/(\d+)")
@@ -70,8 +70,6 @@ class Corpus:
 
 def verdict(url: str, corpus: Corpus) -> str:
     """OK-tune-repo, OK-new-repo, or why not (module docstring)."""
-    from tests.bot.corpus_split import is_test
-
     match = ISSUE_URL.match(url.strip())
     if not match:
         return "BAD-URL"
