@@ -25,18 +25,14 @@ REMOVED_BY_PIP = re.compile(
 # pip's and uv's refusals name what they could NOT install ("Could not find a version that satisfies the requirement
 # torch==2.1.2+cu118", "No matching distribution found for torch==2.1.2+cu118", uv's "Because there is no version of
 # torch==2.1.2+cu118"): a wheel that does not exist for this Python or platform, never the installed one.
-NOT_INSTALLED_BY_PIP = re.compile(
+REFUSALS = (
     r"Could not find a version that satisfies the requirement|No matching distribution found for"
-    r"|Because there is no version of",
-    re.I,
+    r"|Because there is no version of"
 )
+NOT_INSTALLED_BY_PIP = re.compile(REFUSALS, re.I)
 # The torch version such a refusal names: the same version elsewhere in the issue (the install command that asked for
 # it) is what was asked for, not what is installed.
-REFUSED_TORCH = re.compile(
-    r"(?:satisfies the requirement|No matching distribution found for|there is no version of)\s+(?:py)?torch\s*==\s*"
-    r"v?(\d[\w.+%]{0,40})",
-    re.I,
-)
+REFUSED_TORCH = re.compile(rf"(?:{REFUSALS})\s+(?:py)?torch\s*==\s*v?(\d[\w.+%]{{0,40}})", re.I)
 
 
 def clean(word: str) -> str:
