@@ -55,6 +55,20 @@ def test_paddle_compiled_for_other_architectures() -> None:
     assert not any(f.id == "known_error" or f.severity == "error" for f in old)
 
 
+def test_paddle_cudnn_of_another_major_than_its_headers() -> None:
+    # PaddlePaddle/Paddle#12965 (a v5 copy on the host, v7 headers) and #10238 (a wheel built for cuDNN 5 on a
+    # machine with 7): either way the loaded copy is not the build's.
+    for line in (
+        "Check failed: (cudnn_cuh_major < 4 && cudnn_dso_major < 4) || (cudnn_cuh_major == cudnn_dso_major) [cudnn "
+        "init] libcudnn v5 with header v7 unmatched!",
+        "F0426 19:12:07.087769 28996 hl_cuda_cudnn.cc:171] [cudnn init] libcudnn v7 with header v5 unmatched!\n"
+        "PaddlePaddle Requirement: (header v[2-3] with libcudnn v[2-3]) Or (header v4 with libcudnn v4)",
+    ):
+        category, severity, fix = top(line)
+        assert (category, severity) == ("library_shadowing", "warning")
+        assert "another major version" in fix and "torch" not in fix
+
+
 def test_two_cupy_packages() -> None:
     body = "CuPy may not function correctly because multiple CuPy packages are installed\n  in your environment:\n"
     category, severity, fix = top(body + "    cupy-cuda12x, cupy-cuda13x\n")
