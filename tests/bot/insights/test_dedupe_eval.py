@@ -27,9 +27,9 @@ from tests.bot.dedupe_eval import (
 )
 from tests.bot.dedupe_fit import WEIGHTS
 
-TEST_PRECISION = 0.85  # as deployed: the near misses of the same repository
-TEST_PRECISION_ALL = 0.5  # with the near misses across repositories too
-TEST_RECALL = 0.28
+TEST_PRECISION = 0.75  # as deployed: the near misses of one repository (0.85 before the sixth 2026-12-07 refit)
+TEST_PRECISION_ALL = 0.45  # with the near misses across repositories too
+TEST_RECALL = 0.33
 
 
 @pytest.mark.timeout(900)
