@@ -182,7 +182,12 @@ def mig_related(v: View) -> Iterator[Finding]:
             )  # fmt: skip
         return
     seen = v.torch.device_count if v.torch else None
-    severity: Severity = "error" if quoted or seen == 0 else "warning"
+    # A suggestive text (torch's device-count assert, which a stale cached count raises too) is an error only beside
+    # a second, independent fact: a partitioned GPU, another known text (a MIG UUID chosen, then "invalid device
+    # ordinal"), or torch seeing no device (policy rule 2).
+    agreeing = bool(partitioned) or len({signature.id for signature, _ in v.signatures}) > 1
+    decided = v.decisively_quoted("mig_related") or (bool(quoted) and agreeing)
+    severity: Severity = "error" if decided or seen == 0 else "warning"
     evidence = [*v.evidence(GPUS), *v.evidence(TORCH), *(f"{q.text} ({q.where})" for _, q in quoted)]
     yield finding(
         "mig_related", "mig_related", severity, evidence,

@@ -105,6 +105,20 @@ def test_a_mig_slice_chosen_by_its_uuid_is_mig_s_business() -> None:
     assert all(f.id != "gpus_hidden_by_env" for f in result.findings)
 
 
+def test_torch_s_device_count_assert_alone_is_a_warning() -> None:
+    # pytorch/pytorch#107300 (tune, fine): a script counted the devices, then changed CUDA_VISIBLE_DEVICES, and
+    # torch's cached count raised the assert MIG's visibility also raises; the title repeats the body's line, which
+    # is one text, not two facts.
+    line = (
+        'RuntimeError: device >= 0 && device < num_gpus INTERNAL ASSERT FAILED at "/data/users/a/pytorch/aten/src/'
+        'ATen/cuda/CUDAContext.cpp":50, please report a bug to PyTorch. device=1, num_gpus=1'
+    )
+    result = plan(line, title="RuntimeError: device >= 0 && device < num_gpus INTERNAL ASSERT FAILED")
+    assert first(result) == ("mig_related", "warning")
+    partitioned = plan(line + "\nGPU 0: NVIDIA A100-SXM4-80GB (UUID: GPU-1)\n  MIG 3g.40gb Device 0: (UUID: MIG-1/2/0)")
+    assert first(partitioned) == ("mig_related", "error")
+
+
 def test_error_804_points_to_the_host_driver_as_a_warning() -> None:
     # vllm-project/vllm#4940 (tune): the vllm-openai image on a host driver older than its CUDA.
     body = (
