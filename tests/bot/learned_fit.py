@@ -2,11 +2,11 @@
 
 `python -m tests.bot.learned_fit` fits a multinomial logistic regression on every tune issue (plain Python: a fixed
 number of passes of stochastic gradient descent in a seeded order, so two fits give the same file), prunes it to
-the words that weigh most, then chooses the abstain threshold by cross-validation grouped by repository (5 folds
-by a hash of the repository's name, so no fold's issues share a repository with its training issues; see
-`calibrate`). `--report` prints the figures without writing; `--held-out` prints tune's corpus table with each
-issue's fallback fitted without its repository (the shipped model has seen every tune issue). The test split is
-never read.
+the words that weigh most, then chooses the abstain thresholds by cross-validation grouped by repository (5 folds
+by a hash of the repository's name, so no fold's issues share a repository with its training issues; the guesses of
+REPEATS such assignments, each with its own salt, pooled; see `calibrate`). `--report` prints the figures without
+writing; `--held-out` prints tune's corpus table with each issue's fallback fitted without its repository (the
+shipped model has seen every tune issue). The test split is never read.
 
 The threshold depends on what the rules decide, so after the rules change, run it again to recalibrate; the
 weights do not (tests/bot/diagnosis/test_learned.py holds the committed weights to a fresh fit).
