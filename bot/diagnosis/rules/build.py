@@ -84,7 +84,10 @@ def _without_nvidia(v: View) -> bool:
 @rule
 def driver_too_old(v: View) -> Iterator[Finding]:
     cuda = v.torch_cuda
-    if cuda is None or v.cpu_build or v.driver is None:
+    # torch.cuda.is_available() True: the driver ran this build's CUDA runtime, so it is new enough for it (a 580.00
+    # Jetson Thor driver under CUDA 13.0, below the desktop toolkit's 580.65.06, vllm-project/vllm#34470); a PTX the
+    # driver cannot JIT is an error text's to tell (ptx_unsupported_toolchain), not the versions'.
+    if cuda is None or v.cpu_build or v.driver is None or (v.torch is not None and v.torch.available is True):
         return
     family = v.matrix.family(cuda)
     if family is None:

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import pytest
 
+from bot.diagnosis.matrix import default
+from bot.diagnosis.plan import triage
 from tests.bot.diagnosis.test_loaders_and_runtimes import rows
 from tests.bot.diagnosis.test_other_stacks import top
 
@@ -77,3 +79,24 @@ def test_an_older_nccl_loaded_in_torchs_place_is_nccl_installed_twice() -> None:
     assert (found, severity) == ("mixed_installs", "warning") and "nvidia-nccl-cu11" in fix
     # Where the prose points at the loader's path, it is that path's copy.
     assert top(f"{text}\nI have LD_LIBRARY_PATH=/usr/local/nccl/lib set in my .bashrc")[0] == "library_shadowing"
+
+
+THOR_REPORT = """\
+PyTorch version              : 2.10.0+cu130
+CUDA used to build PyTorch   : 13.0
+Python platform              : Linux-6.8.12-tegra-aarch64-with-glibc2.39
+Is CUDA available            : {available}
+CUDA runtime version         : 13.0.48
+GPU models and configuration : GPU 0: NVIDIA Thor
+Nvidia driver version        : 580.00
+"""
+
+
+def test_a_driver_that_runs_the_build_is_not_too_old_for_it() -> None:
+    # vllm-project/vllm#34470 (tune): JetPack 7's 580.00 driver is below the desktop CUDA 13.0 toolkit's 580.65.06,
+    # yet torch's CUDA works on it (minor version compatibility): CUDA available is the driver running the build.
+    ids = {f.id for f in triage(default(), THOR_REPORT.format(available="True")).findings}
+    assert "driver_too_old" not in ids
+    # Where CUDA is not available, the same versions still say the driver is too old.
+    found = {f.id: f.severity for f in triage(default(), THOR_REPORT.format(available="False")).findings}
+    assert found.get("driver_too_old") == "error"
