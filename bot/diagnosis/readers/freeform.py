@@ -115,6 +115,8 @@ REPORT_HEADING = "### Environment (envtriage "  # templates/report.md.j2's first
 LISTING_LINE = re.compile(r"^[ \t]*(?:\[(?:pip\d?|conda)\]|[|+]|[\w.-]+==)", re.M)
 COLUMNS_LINE = re.compile(r"^[ \t]*[\w.-]+[ \t]{2,}\S", re.M)
 PLAIN, COLUMNS, LISTED = 0, 1, 2  # a line's shape, as _prose_only reads it
+# A Python traceback's frame, also behind a log prefix ("(EngineCore_DP0 pid=43623)   File ...")
+FRAME_LINE = re.compile(r'\bFile "[^"\n]{0,400}", line \d+[^\n]*')
 EXCEPTION = Screened(
     r"^[ \t]*(?:E[ \t]+)?((?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Warning)):[ \t]+(\S.*)$", flags=re.M | re.A
 )
@@ -157,8 +159,14 @@ def read(section: Section, matrix: Index) -> Partial:
     for name, pattern in TOPICS.items():
         if match := text.first(pattern):
             partial.topics[name] = text.quote(match.start(), match.end())
-    for start, end, cue in matrix.cues_span(_prose_only(text.section.lines)[:CUE_CHARS]):
+    prose = _prose_only(text.section.lines)[:CUE_CHARS]
+    # A traceback's frame names a module, not the setup ("vllm_flash_attn/ops/triton/rotary.py" is no word about
+    # FlashAttention, vllm-project/vllm#31269); only the cues that exist to read frames (context_only) see them.
+    for start, end, cue in matrix.cues_span(FRAME_LINE.sub(_blank, prose)):
         partial.cues.setdefault(cue.id, text.quote(start, end))
+    for start, end, cue in matrix.cues_span(prose):
+        if cue.context_only:
+            partial.cues.setdefault(cue.id, text.quote(start, end))
     if span := _collective_hang(text):
         partial.topics["nccl_hang"] = text.quote(*span)
     variables: dict[str, tuple[int, str]] = {}
@@ -299,6 +307,10 @@ def _prose_only(lines: list[str]) -> str:
         for n, shape in enumerate(shapes)
     ]
     return "\n".join(" " * len(line) if listed[n] else line for n, line in enumerate(lines))
+
+
+def _blank(match: re.Match[str]) -> str:
+    return " " * len(match.group(0))
 
 
 def _shape(line: str) -> int:

@@ -104,3 +104,16 @@ def test_what_pip_could_not_find_or_was_told_to_install_is_not_what_is_installed
         assert read_case(default(), refusal).report.get(TORCH) is None  # fmt: skip
     # What is installed, said in words, is still read.
     assert read_case(default(), "I have torch 2.1.2+cu118 and an RTX 5070").report.get(TORCH) is not None
+
+
+def test_a_traceback_frame_is_no_word_about_the_setup() -> None:
+    # vllm-project/vllm#31269 (tune): a module path in a frame behind vLLM's log prefix named FlashAttention.
+    frame = (
+        '(EngineCore_DP0 pid=43623)   File "/home/ml/miniconda3/lib/python3.13/site-packages/vllm/vllm_flash_attn/'
+        'ops/triton/rotary.py", line 203, in apply_rotary'
+    )
+    assert "flash_attention_named" not in read_case(default(), f"Traceback:\n{frame}\n").cues
+    # The same words in the reporter's own sentence are a cue, and the frame cues that exist to read frames still do.
+    assert "flash_attention_named" in read_case(default(), "I installed vllm_flash_attn for this GPU.\n").cues
+    torchvision_frame = '  File "/x/site-packages/torchvision/__init__.py", line 1, in <module>'
+    assert "torchvision_frame_in_traceback" in read_case(default(), f"Traceback:\n{torchvision_frame}\n").cues
