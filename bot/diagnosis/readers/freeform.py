@@ -94,6 +94,12 @@ TOPICS = {
         r"|\bcpu without (?:cuda|an? (?:nvidia )?gpu|a graphics card)\b"
         r"|\b(?:in|on|under) an? non[- ]?(?:cuda|gpu)[- ]?(?:env\w*|machines?|hosts?|systems?)\b"
         r"|(?<![\w-])--cpu\b(?![-\w])"
+        # Only another vendor's graphics named as the machine's (Rudrabha/Wav2Lip#502: "My PC is Intel R lris Xe
+        # Graphics"); a laptop with an NVIDIA GPU beside them names that one too, and a named GPU wins (_without_nvidia)
+        r"|\bmy (?:pc|laptop|computer|machine|gpu|graphics card) (?:is|has) (?:an? |only (?:an? )?)?"
+        r"(?:radeon\b|(?:intel|amd)\b[^.\n]{0,30}?\b(?:graphics|gpu|iris|uhd|radeon|arc)\b)"
+        r"|\b(?:i|we) (?:only )?(?:have|use|got) (?:an? )?(?:intel|amd|radeon) "
+        r"(?:gpu|graphics|card|integrated|iris|uhd|arc|rx)\b"
     ),
 }
 # "nccl_hang": a collective's name and a word for hanging within NEAR characters of one line, either first. As one

@@ -36,6 +36,9 @@ from tests.bot.diagnosis.test_policy import first, plan
         # pytorch/pytorch#151650 (tune, fine): Inductor asked for the CUDA arch in a CPU-only environment.
         ("[Inductor] Error getting cuda arch", "If you run the model with `torch.compile` in a non-cuda env, will get "
          "an error:\nError getting cuda arch: Torch not compiled with CUDA enabled"),
+        # Rudrabha/Wav2Lip#502 (tune, fine): only Intel's integrated graphics, named as the PC's.
+        ("Sorry I have a problem for intel R lris R Xe Graphics", "AssertionError: Torch not compiled with CUDA "
+         "enabled\n\nMy PC is Intel R lris Xe Graphics ,help me"),
     ],
 )  # fmt: skip
 def test_without_an_nvidia_gpu_a_cpu_build_is_all_torch_has(title: str, body: str) -> None:
@@ -49,6 +52,9 @@ def test_without_an_nvidia_gpu_a_cpu_build_is_all_torch_has(title: str, body: st
     assert not set(result.labels) - {"needs-env"}
     # The same text on a PC with an NVIDIA GPU is the CPU-only wheel, as an error.
     assert first(plan("RTX 4070, Windows 11\nTorch not compiled with CUDA enabled")) == ("cpu_only_wheel", "error")
+    # An Intel CPU named as the machine's is not its graphics.
+    intel_cpu = "My machine has an Intel i9 and 64 GB of RAM\nTorch not compiled with CUDA enabled"
+    assert first(plan(intel_cpu)) == ("cpu_only_wheel", "error")
 
 
 def test_a_gpu_no_wheel_runs_on_is_too_old_not_missing_kernels() -> None:
