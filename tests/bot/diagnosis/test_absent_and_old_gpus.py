@@ -135,3 +135,19 @@ def test_the_newest_release_that_still_builds_for_an_old_gpu() -> None:
     pascal = advice.newest(matrix, ["6.1"], None)
     assert pascal is not None and pascal.variant == "cu126"
     assert advice.newest(matrix, ["3.5"], None) is None  # no release in the matrix runs on sm_35
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        # xmrig/xmrig-cuda#21 (tune): a Fermi notebook GPU under a miner's CUDA 10.1 build.
+        "My machine is a bit old.\n\nGPU: nVidia GEFORCE GT540M\nOS: Windows 7 X64\n"
+        " * CUDA         disabled (no devices)",
+        # lllyasviel/Fooocus#953 (tune): lspci's form, on the Fermi driver branch.
+        "NVIDIA Corporation GF108M [GeForce GT 540M] (nvidia-legacy-390xx-driver)",
+    ],
+)
+def test_a_fermi_notebook_gpu_is_older_than_every_cuda_build(body: str) -> None:
+    assert first(plan(body))[0] == "gpu_too_old_for_cuda"
+    names = [gpu.name for gpu in read_clean(default(), body).report.get(GPUS) or []]
+    assert [name.upper().replace(" ", "") for name in names] == ["GT540M"]
