@@ -241,13 +241,16 @@ class Index:
             for m in p.finditer(joined, lowered, unwrapped, ERROR_WINDOWS)
         ]
 
-    def cues_span(self, text: str) -> list[tuple[int, int, Cue]]:
-        """Where the prose in `text` first says something that points to a cause (matrix data/cues.yaml)."""
+    def cues_span(self, text: str, context_only: bool | None = None) -> list[tuple[int, int, Cue]]:
+        """Where the prose in `text` first says something that points to a cause (matrix data/cues.yaml); only the
+        cues whose `context_only` is the one given, where given."""
         folded = fold(text)
         joined, lowered = folded.replace("\n", " "), folded.lower()
         unwrapped = lowered.replace("\n", " ")
         found = []
         for pattern, also, cue in self._cue_patterns:
+            if context_only is not None and cue.context_only != context_only:
+                continue
             match = next(pattern.finditer(joined, lowered, unwrapped, CUE_WINDOWS), None)
             if match and (also is None or next(also.finditer(joined, lowered, unwrapped, CUE_WINDOWS), None)):
                 found.append((match.start(), match.end(), cue))

@@ -168,11 +168,9 @@ def read(section: Section, matrix: Index) -> Partial:
     prose = _prose_only(text.section.lines)[:CUE_CHARS]
     # A traceback's frame names a module, not the setup ("vllm_flash_attn/ops/triton/rotary.py" is no word about
     # FlashAttention, vllm-project/vllm#31269); only the cues that exist to read frames (context_only) see them.
-    for start, end, cue in matrix.cues_span(FRAME_LINE.sub(_blank, prose)):
+    found = matrix.cues_span(FRAME_LINE.sub(_blank, prose), context_only=False) + matrix.cues_span(prose, True)
+    for start, end, cue in found:
         partial.cues.setdefault(cue.id, text.quote(start, end))
-    for start, end, cue in matrix.cues_span(prose):
-        if cue.context_only:
-            partial.cues.setdefault(cue.id, text.quote(start, end))
     if span := _collective_hang(text):
         partial.topics["nccl_hang"] = text.quote(*span)
     variables: dict[str, tuple[int, str]] = {}
