@@ -13,6 +13,8 @@ from bot.diagnosis.rules.build import ccs
 from bot.diagnosis.rules.view import GpuView, View
 from collector.report.schema import DRIVER, ENV, GPUS, TORCH
 
+VISIBILITY = ("mig_related", "gpus_hidden_by_env")  # texts about which devices a process is shown
+
 
 def compiled(v: View) -> tuple[list[archs.Arch], str] | None:
     """The wheel's arch list: as torch reported it, else from the matrix for its version and variant."""
@@ -183,9 +185,11 @@ def mig_related(v: View) -> Iterator[Finding]:
         return
     seen = v.torch.device_count if v.torch else None
     # A suggestive text (torch's device-count assert, which a stale cached count raises too) is an error only beside
-    # a second, independent fact: a partitioned GPU, another known text (a MIG UUID chosen, then "invalid device
-    # ordinal"), or torch seeing no device (policy rule 2).
-    agreeing = bool(partitioned) or len({signature.id for signature, _ in v.signatures}) > 1
+    # a second, independent fact: a partitioned GPU, another text about which devices the process sees (a MIG UUID
+    # chosen, then "invalid device ordinal"; an out-of-memory line beside it is no such fact), or torch seeing no
+    # device (policy rule 2).
+    visibility = {s.id for s, _ in v.signatures if s.category in VISIBILITY and s.package is None}
+    agreeing = bool(partitioned) or (bool(quoted) and len(visibility) > 1)
     decided = v.decisively_quoted("mig_related") or (bool(quoted) and agreeing)
     severity: Severity = "error" if decided or seen == 0 else "warning"
     evidence = [*v.evidence(GPUS), *v.evidence(TORCH), *(f"{q.text} ({q.where})" for _, q in quoted)]

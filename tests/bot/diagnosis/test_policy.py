@@ -117,6 +117,9 @@ def test_torch_s_device_count_assert_alone_is_a_warning() -> None:
     assert first(result) == ("mig_related", "warning")
     partitioned = plan(line + "\nGPU 0: NVIDIA A100-SXM4-80GB (UUID: GPU-1)\n  MIG 3g.40gb Device 0: (UUID: MIG-1/2/0)")
     assert first(partitioned) == ("mig_related", "error")
+    # Another text that says nothing about which devices the process sees is no second fact.
+    memory = "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB"
+    assert ("mig_related", "warning") in [(f.category, f.severity) for f in plan(line + "\n" + memory).findings]
 
 
 def test_error_804_points_to_the_host_driver_as_a_warning() -> None:
