@@ -88,7 +88,7 @@ def test_registry_finds_the_patterns_of_every_kind() -> None:
         "collector.redact.FLAG",
         "collector.redact.HINTS['secret argument']",
         "collector.redact.SECRET_PATTERNS[0]",
-        "bot.diagnosis.readers.freeform.TOPICS['mig']",
+        "bot.diagnosis.readers.topics.TOPICS['mig']",
         "bot.diagnosis.readers.sections.ROLE_PATTERNS[0]",
         "bot.insights.dedupe.features.MASKS[0]",
         "errors.yaml ",

@@ -81,18 +81,18 @@ def test_lines_past_the_cap_are_not_read(matrix: Index) -> None:
 
 
 def test_nccl_hang_is_said_the_way_it_was() -> None:
-    from bot.diagnosis.readers import freeform
+    from bot.diagnosis.readers import topics
 
     def found(text: str) -> bool:
-        return freeform._collective_hang(freeform.Text(Section.of("body", text))) is not None
+        return "nccl_hang" in topics.topic_spans(text, text.lower())
 
     assert found("NCCL all_reduce hangs forever") and found("it hangs in ncclCommInitRank")
     assert found("DDP training is stuck") and found("distributed job freezes")
     assert not found("hanging NCCL") and not found("collective\nhang")  # a hang word must end; one line
     assert not found("nccl" + " " * 61 + "hangs") and found("nccl" + " " * 59 + "hangs")
     # The first MAX_WORDS words of each kind are paired.
-    assert found("nccl\n" * (freeform.MAX_WORDS - 1) + "nccl hangs")
-    assert not found("nccl\n" * freeform.MAX_WORDS + "nccl hangs")
+    assert found("nccl\n" * (topics.MAX_WORDS - 1) + "nccl hangs")
+    assert not found("nccl\n" * topics.MAX_WORDS + "nccl hangs")
 
 
 def test_a_body_of_collective_words_costs_what_any_body_does(matrix: Index) -> None:
