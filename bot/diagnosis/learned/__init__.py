@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bot.diagnosis.findings import CATEGORIES, Finding, templated
+from bot.diagnosis.findings import CATEGORIES, Finding, ranked, templated
 from bot.diagnosis.learned.words import features
 from bot.diagnosis.matrix import Index
 from collector import templating
@@ -120,7 +120,8 @@ def guess(title: str, body: str, using: Model | None = None) -> tuple[str, float
 
 def decided(findings: Sequence[Finding]) -> bool:
     """Whether a rule already names a cause: the first finding that is not a note, unless it only asks for a report."""
-    top = next((f for f in findings if f.severity != "info"), None)
+    # The rules hand their findings over unranked: the first is the policy's first.
+    top = next((f for f in ranked(list(findings)) if f.severity != "info"), None)
     return top is not None and top.category != "missing_env_report"
 
 

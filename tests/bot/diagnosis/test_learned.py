@@ -143,12 +143,15 @@ def test_guesses_them_held_out_by_repository(url: str, tune: list[Issue]) -> Non
 
 def test_says_nothing_where_a_rule_decides(tune: list[Issue], matrix: Index) -> None:
     issue = by_url(tune, sorted(CLEAR)[0])
-    decided = templated("known_error", "oom_or_memory", "warning", ["x"], summary="s", quote="q", signature=None,
-                        have_report=False, families=matrix.matrix.families)  # fmt: skip
-    asking = templated("missing_env_report", "missing_env_report", "warning", ["none"], damaged="", has_error=False)
+    decided = templated("known_error", "oom_or_memory", "warning", ["x"], confidence=0.5, summary="s", quote="q",
+                        signature=None, have_report=False, families=matrix.matrix.families)  # fmt: skip
+    asking = templated("missing_env_report", "missing_env_report", "warning", ["none"], confidence=0.3, damaged="",
+                       has_error=False)  # fmt: skip
     note = Finding("note", None, "info", "a note", "nothing", ["x"])
     assert fallback_finding(issue.title, issue.body, [decided], matrix) is None
     assert fallback_finding(issue.title, issue.body, [note, asking], matrix) is not None
+    # The rules hand their findings over in rule order, not ranked: a cause after the ask still decides.
+    assert fallback_finding(issue.title, issue.body, [note, asking, decided], matrix) is None
 
 
 @pytest.mark.parametrize("category", sorted(set(CATEGORIES) - NOT_A_GUESS))
