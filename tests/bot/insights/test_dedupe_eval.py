@@ -27,9 +27,10 @@ from tests.bot.dedupe_eval import (
 )
 from tests.bot.dedupe_fit import WEIGHTS
 
-TEST_PRECISION = 0.75  # as deployed: the near misses of one repository (0.85 before the sixth 2026-12-07 refit)
-TEST_PRECISION_ALL = 0.45  # with the near misses across repositories too
-TEST_RECALL = 0.33
+# As deployed: the near misses of one repository (0.85 before the sixth 2026-12-07 refit, 0.75 before the eighth's).
+TEST_PRECISION = 0.9
+TEST_PRECISION_ALL = 0.65  # with the near misses across repositories too (0.45 before the eighth refit)
+TEST_RECALL = 0.22  # 0.33 before the eighth refit: the threshold that refit chose (0.5428 -> 0.6227) trades recall
 
 
 @pytest.mark.timeout(900)
@@ -51,7 +52,9 @@ def test_the_weights_were_fitted_on_todays_tune_pairs() -> None:
     tune = [pair for pair in load_pairs() if pair.split == "tune"]
     assert shipped["fitted_on"]["duplicate_pairs"] == sum(p.duplicate for p in tune)
     assert shipped["fitted_on"]["near_misses"] == sum(not p.duplicate for p in tune)
-    assert 0 < shipped["threshold"] < 1 and shipped["weights"]["error"] > 0
+    # The error signature weighs, as the same message (`error`) or as one rare in the index (`rare_error`): near misses
+    # share their error text by construction, so the fit may leave the plain likeness at 0 once they are many.
+    assert 0 < shipped["threshold"] < 1 and shipped["weights"]["error"] + shipped["weights"]["rare_error"] > 0
 
 
 def test_no_pair_member_is_a_background_issue_and_every_split_has_both_kinds() -> None:
