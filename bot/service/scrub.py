@@ -3,7 +3,7 @@
 A handled delivery's payload (GitHub's copy of the issue, with whatever was pasted in it) is cleared from its
 row, but SQLite keeps older bytes in two places: the write-ahead log holds every page version written since it
 was last reset, and is only overwritten as it is reused (its tail never), and the main file keeps a cleared
-value's bytes in freed space. `secure_delete` (set on every connection, see store._sqlite_pragmas) zeroes freed
+value's bytes in freed space. `secure_delete` (set on every connection, see engine.sqlite_pragmas) zeroes freed
 space; this checkpoints the log into the main file and truncates it to zero bytes.
 
 When the work pauses: `quiet` seconds after the last drop, and under a steady stream of drops at least every

@@ -8,18 +8,18 @@ from __future__ import annotations
 
 import contextlib
 import datetime
-import functools
 import hashlib
 import json
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from concurrent.futures import Future
 from dataclasses import dataclass
-from typing import Any, ParamSpec, TypeVar
+from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 
+from bot.service.engine import SQLITE_TIMEOUT, engine_options, engine_url, reconnecting, sqlite_pragmas
 from bot.service.inbox import Inbox
 from bot.service.scrub import LogScrubber
 from bot.service.tables import deliveries, issues
@@ -36,12 +36,9 @@ WAITING_BEFORE = (
     )
     .limit(1)
 )
-SQLITE_TIMEOUT = 30  # seconds a connection waits for SQLite's write lock
 SCRUB_SECONDS = (
     30.0  # the longest a dropped payload stays in the write-ahead log while drops go on (bot/service/scrub.py)
 )
-P = ParamSpec("P")
-R = TypeVar("R")
 
 
 def now() -> datetime.datetime:
@@ -70,43 +67,20 @@ class IssueState:
     needs_env: bool = False
 
 
-def reconnecting(method: Callable[P, R]) -> Callable[P, R]:
-    """Run once more when the database dropped the connection (a restart, a failover, an idle timeout)."""
-
-    @functools.wraps(method)
-    def call(*args: P.args, **kwargs: P.kwargs) -> R:
-        try:
-            return method(*args, **kwargs)
-        except sa.exc.DBAPIError as exc:
-            if not exc.connection_invalidated:
-                raise
-            return method(*args, **kwargs)
-
-    return call
-
-
-def engine_url(url: str) -> str:
-    """postgresql:// and postgres:// (what PaaS and docs hand out) mean the psycopg 3 driver this package ships."""
-    for prefix in ("postgresql://", "postgres://"):
-        if url.startswith(prefix):
-            return "postgresql+psycopg://" + url.removeprefix(prefix)
-    return url
-
-
 class Store:
     def __init__(self, url: str, scrub_seconds: float = SCRUB_SECONDS) -> None:
         url = engine_url(url)
-        self.engine = sa.create_engine(url, **_engine_options(url))
+        self.engine = sa.create_engine(url, **engine_options(url))
         self._locks: dict[str, threading.Lock] = {}
         self._locks_guard = threading.Lock()
         # PostgreSQL's own log and dead row versions are the server's to recycle (VACUUM); SQLite's are files here.
         self._scrubber: LogScrubber | None = None
         self._inbox: Inbox | None = None  # SQLite's one write lock, taken once for every delivery waiting
         if url.startswith("sqlite"):
-            sa.event.listen(self.engine, "connect", _sqlite_pragmas)
+            sa.event.listen(self.engine, "connect", sqlite_pragmas)
             if self.engine.url.database not in (None, "", ":memory:"):
                 self._scrubber = LogScrubber(self.engine, scrub_seconds, SQLITE_TIMEOUT * 1000)
-                self._inbox = Inbox(url, _sqlite_pragmas)
+                self._inbox = Inbox(url, sqlite_pragmas)
 
     def warm(self) -> None:
         """Open the pool's connections now, not on the first webhooks (a PostgreSQL connection is a process
@@ -326,23 +300,3 @@ def _delivery(row: Any) -> Delivery:
         number=row["number"], installation_id=row["installation_id"], payload=json.loads(row["payload"]),
         seq=row["seq"], attempts=row["attempts"], state=row["state"], last_error=row["last_error"],
     )  # fmt: skip
-
-
-def _sqlite_pragmas(connection: Any, _record: Any) -> None:
-    # WAL lets the webhook threads read while the worker writes; synchronous=NORMAL keeps every committed
-    # delivery across a process crash (a power cut may lose the last few), at a fraction of FULL's fsyncs.
-    # secure_delete: a cleared payload's bytes are zeroed, not left in the file's free space (bot/service/scrub.py).
-    cursor = connection.cursor()
-    cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.execute("PRAGMA synchronous=NORMAL")
-    cursor.execute("PRAGMA secure_delete=ON")
-    cursor.close()
-
-
-def _engine_options(url: str) -> dict[str, Any]:
-    if url.startswith("sqlite"):
-        # One file shared by the web threads and the worker thread: wait for the lock instead of failing.
-        return {"connect_args": {"timeout": SQLITE_TIMEOUT, "check_same_thread": False}}
-    # No pre-ping (a round trip per checkout, on the webhook's path): a connection the server dropped fails its
-    # first statement, SQLAlchemy discards the whole pool, and `reconnecting` tries once more.
-    return {"pool_size": 10, "max_overflow": 20, "pool_recycle": 1800}

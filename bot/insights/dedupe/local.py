@@ -31,7 +31,7 @@ def with_duplicates(plan: Plan, text: str, matrix: Index, db_url: str, repo: str
             f"python -m bot triage --db needs the bot extra: pip install 'envtriage[bot]' ({exc})"
         ) from exc
     try:
-        from bot.service.store import engine_url
+        from bot.service.engine import engine_url
 
         index = DuplicateIndex(sa.create_engine(engine_url(db_url)))
         index.create()
