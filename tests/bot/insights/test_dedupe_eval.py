@@ -88,6 +88,7 @@ def test_a_young_repositorys_index_is_a_seeded_draw_of_the_background() -> None:
     assert total([a, a]) == Outcome(2, 4, 0, 6, 8) and total([a, a]).recall == a.recall
 
 
+@pytest.mark.timeout(900)  # the title-only baseline over every pair and the full background: minutes
 def test_verbose_lists_tune_pairs_only(capsys: pytest.CaptureFixture[str]) -> None:
     from tests.bot.dedupe_eval import main
 
