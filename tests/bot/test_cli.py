@@ -91,8 +91,8 @@ def test_an_offline_index_records_issues_and_lists_duplicates(tmp_path: Path) ->
     assert "Possible duplicates" not in other.stdout
     # The same report posted again under its title (a re-post, as lllyasviel/Fooocus#2010 re-posts #1984): in an
     # index of two issues nothing tells how rare its error is, but this much in common is a duplicate at the fitted
-    # threshold. (Under another title it scores 0.61 there, just below the threshold of the eighth 2026-12-07 refit,
-    # 0.62: the fit gives an error shared by every issue of a tiny index little weight.)
+    # threshold. (Under another title it scores 0.61 there, below the thresholds of the eighth 2026-12-07 session's
+    # refits, 0.62 and then 0.67: the fit gives an error shared by every issue of a tiny index little weight.)
     query = bot("triage", str(broken / "broken-cvd-empty.md"), "--db", db, "--json", "--title", "CUDA gone")
     duplicates = json.loads(query.stdout)["duplicates"]
     assert [d["number"] for d in duplicates] == [1]

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from bot.diagnosis.matrix import Index
 from bot.diagnosis.matrix.screen import Screened
 from bot.diagnosis.readers.base import MAX_ERRORS, PROSE, Partial, Quote, Section
-from bot.diagnosis.readers.topics import topic_spans
+from bot.diagnosis.readers.topics import MAX_WORDS, topic_spans
 from bot.diagnosis.readers.versions import INSTALL_COMMAND, build_of, owned_by_torch, refused_by_pip, removed_by_pip
 from collector.markdown import TWIN_OPEN
 from collector.report.schema import (
@@ -76,7 +76,6 @@ ASSIGNMENT = Screened(
     r"""(?:["']\])?(?:\s+=\s*|\s*=(?=\s*["'])\s*|=)(?:["']([^"'\n]*)|([^\s"'`;]*))""",
     flags=re.A,
 )
-MAX_WORDS = 1000  # of each kind, the first in the text: a 64 KB body holds 13,000 words
 WSL_1 = re.compile(r"WSL\s*1", re.I)
 # WSL 1's kernel string ("Linux version 4.4.0-19041-Microsoft"): WSL 2's says "-microsoft-standard". The kernel is the
 # fact where an issue form's question ("WSL 2 and/or WSL 1") names both.

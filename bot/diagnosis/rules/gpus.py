@@ -189,7 +189,7 @@ def mig_related(v: View) -> Iterator[Finding]:
     # chosen, then "invalid device ordinal"; an out-of-memory line beside it is no such fact), or torch seeing no
     # device (policy rule 2).
     visibility = {s.id for s, _ in v.signatures if s.category in VISIBILITY and s.package is None}
-    agreeing = bool(partitioned) or (bool(quoted) and len(visibility) > 1)
+    agreeing = bool(partitioned) or len(visibility) > 1
     decided = v.decisively_quoted("mig_related") or (bool(quoted) and agreeing)
     severity: Severity = "error" if decided or seen == 0 else "warning"
     evidence = [*v.evidence(GPUS), *v.evidence(TORCH), *(f"{q.text} ({q.where})" for _, q in quoted)]
