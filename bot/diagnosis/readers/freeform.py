@@ -16,6 +16,7 @@ from bot.diagnosis.matrix.screen import Screened
 from bot.diagnosis.readers.base import MAX_ERRORS, PROSE, Partial, Quote, Section
 from bot.diagnosis.readers.topics import MAX_WORDS, topic_spans
 from bot.diagnosis.readers.versions import INSTALL_COMMAND, build_of, owned_by_torch, refused_by_pip, removed_by_pip
+from bot.diagnosis.readers.wrapped import broken_inside_words
 from collector.markdown import TWIN_OPEN
 from collector.report.schema import (
     DRIVER,
@@ -253,17 +254,22 @@ def _errors(partial: Partial, text: Text, matrix: Index) -> set[int]:
     """Quote the errors in the text; the lines holding a known error text."""
     known = sorted((start, end) for start, end, _ in matrix.errors_span(text.text))
     other = [(m.start(), m.end()) for m in text.all(EXCEPTION)]
-    spans: dict[int, tuple[int, int]] = {}
+    found: dict[int, Quote] = {}
     for start, end in [*known, *other]:  # a known error's quote (with its wrapped tail) beats a bare exception line
-        spans.setdefault(text.line_of(start), (start, end))
+        if text.line_of(start) not in found:
+            found[text.line_of(start)] = text.quote(start, end)
+    known_lines = {text.line_of(start) for start, _ in known}
+    for start, quoted in broken_inside_words(text.text, matrix):
+        if (line := text.line_of(start)) not in known_lines:
+            found[line] = Quote(text=quoted[:500], where=text.section.where(line))
+            known_lines.add(line)
     quotes: dict[str, Quote] = {}  # a body can hold an error on each of its 4,000 lines; MAX_ERRORS are kept
-    for line in sorted(spans):
-        quote = text.quote(*spans[line])
-        quotes.setdefault(quote.text, quote)
+    for line in sorted(found):
+        quotes.setdefault(found[line].text, found[line])
         if len(quotes) == MAX_ERRORS:
             break
     partial.errors.extend(quotes.values())
-    return {text.line_of(start) for start, _ in known}
+    return known_lines
 
 
 def _prose_only(lines: list[str]) -> str:

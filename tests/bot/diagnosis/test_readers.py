@@ -5,7 +5,9 @@ from __future__ import annotations
 import pytest
 
 from bot.diagnosis.matrix import Index
+from bot.diagnosis.plan import triage
 from bot.diagnosis.readers import read_case, sections
+from bot.diagnosis.readers.wrapped import Unwrapped
 from bot.diagnosis.rules import diagnose
 from collector.report.schema import (
     DRIVER,
@@ -179,6 +181,39 @@ def test_wrapped_error_lines_are_joined(matrix: Index) -> None:
     body = "ImportError: /x/torchaudio/_torch_sox.cpython-36m-x86_64-linux-gnu.so:\nundefined symbol: _ZN2at19Non\n"
     case = read_case(matrix, body)
     assert any("_torch_sox" in q.text and "undefined symbol" in q.text for q in case.errors)
+
+
+@pytest.mark.parametrize(
+    ("body", "category"),
+    [
+        # open-mmlab/mmrotate#395, as pasted: the line broke inside "cuda" (mmcv's ops built without CUDA)
+        (
+            '  File "C:\\Users\\u\\mmcv\\ops\\nms.py", line 28, in forward\n'
+            "  RuntimeError: nms_impl: implementation for device cu\n  da:0 not found.\n",
+            "cpu_only_wheel",
+        ),
+        # tensorflow/docs#2251: inside "CuDNN", in a sentence of prose
+        (
+            "I was hitting an error, `Loaded runtime CuD\nNN library: 8.1.0 but source was compiled with: 8.6.0.`\n",
+            "library_shadowing",
+        ),
+    ],
+)
+def test_an_error_broken_inside_a_word_by_a_line_wrap_is_known(matrix: Index, body: str, category: str) -> None:
+    result = triage(matrix, body)
+    assert result.findings[0].category == category
+    assert all("\n" not in q.text for q in read_case(matrix, body).errors)
+
+
+def test_unwrapping_takes_out_only_breaks_inside_words_and_maps_offsets_back() -> None:
+    original = "device cu\n  da:0 not\nfound. ok:\n next"
+    unwrapped = Unwrapped.of(original)
+    assert unwrapped.text == "device cuda:0 notfound. ok:\n next"  # ":\n n" is no word break
+    start = unwrapped.text.index("cuda")
+    end = start + len("cuda:0")
+    assert unwrapped.crosses(start, end) and not unwrapped.crosses(0, len("device"))
+    assert original[unwrapped.original(start) : unwrapped.original(end, end=True)] == "cu\n  da:0"
+    assert unwrapped.lines_around(start, end) == "device cuda:0 notfound. ok:"
 
 
 def test_nothing_to_read(matrix: Index) -> None:
