@@ -32,7 +32,7 @@ import sqlalchemy as sa  # noqa: E402
 
 from bot.diagnosis.matrix import default as default_matrix  # noqa: E402
 from bot.insights.dedupe import DuplicateIndex, Features  # noqa: E402
-from bot.insights.dedupe import index as ix  # noqa: E402
+from bot.insights.dedupe import postings as ix  # noqa: E402
 from bot.insights.dedupe.pair import norm  # noqa: E402
 from bot.service.tables import dup_df, dup_issues, dup_postings  # noqa: E402
 from collector.report import codec  # noqa: E402
@@ -120,9 +120,9 @@ def retrieve(index: DuplicateIndex, f: Features, fts: bool) -> list[int]:
     with index.engine.connect() as conn:
         keys = ix.keys_of(f) | {ix.term_key(t) for t in f.terms}
         df = DuplicateIndex._df(conn, BENCH, keys)
-        chosen = ix._rarest(keys, df, df.get(ix.ISSUES_KEY, 0))
+        chosen = ix.rarest(keys, df, df.get(ix.ISSUES_KEY, 0))
         if not fts:
-            return ix._retrieve(conn, BENCH, {k: ix.idf(df[k], df[ix.ISSUES_KEY]) for k in chosen})
+            return ix.retrieve(conn, BENCH, {k: ix.idf(df[k], df[ix.ISSUES_KEY]) for k in chosen})
         if not chosen:
             return []
         if conn.dialect.name == "postgresql":

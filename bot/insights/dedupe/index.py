@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -19,16 +18,21 @@ from sqlalchemy.dialects import postgresql, sqlite
 
 from bot.insights.dedupe.features import TITLE_CHARS, Features, named
 from bot.insights.dedupe.pair import Match, Query, norm, signals
+from bot.insights.dedupe.postings import (
+    ISSUES_KEY,
+    POSTED_TERMS,
+    error_key,
+    idf,
+    keys_of,
+    rarest,
+    retrieve,
+    term_key,
+)
 from bot.insights.dedupe.score import Model, Similarity, model
-from bot.service.tables import dup_df, dup_issues, dup_postings, dup_rejections, without_nul
+from bot.service.tables import dup_df, dup_issues, dup_postings, dup_rejections
 from collector.report import codec
 
-ISSUES_KEY = "#issues"
-POSTED_TERMS = 20  # the rarest words of a body get postings; every title word does
-POSTING_BUDGET = 6000  # postings read per query, rarest keys first
-CANDIDATES = 40
 FIELDS = tuple(field.name for field in dataclasses.fields(Features))
-COMMON = 0.2  # keys in more than this share of issues are useless for retrieval
 COMMON_LINE = 3  # a line more candidates than this share is the tracker's template or its usual log, not evidence
 LINE_POOL = 10  # fewer candidates cannot tell a template's line from a rare one: lines then say nothing
 
@@ -50,22 +54,6 @@ class Compared:
     state: str
     signals: dict[str, float]
     matches: list[Match]
-
-
-def term_key(term: str) -> str:
-    return "t:" + term
-
-
-def error_key(error: str) -> str:
-    return str(without_nul("e:" + error))[:250]  # as keys_of() keeps it
-
-
-def keys_of(features: Features) -> set[str]:
-    """The keys every issue is posted under, whatever their frequency."""
-    keys = {"e:" + error for error in features.errors}
-    keys |= {"x:" + name for name in features.exceptions} | {"f:" + frame for frame in features.frames}
-    keys |= {"c:" + category for category in features.categories} | {term_key(t) for t in features.title_terms}
-    return {without_nul(key)[:250] for key in keys}  # as dup_postings keeps them, and as JSON for PostgreSQL
 
 
 class DuplicateIndex:
@@ -168,8 +156,8 @@ class DuplicateIndex:
             total = df.get(ISSUES_KEY, 0)
             if total == 0:
                 return []
-            chosen = _rarest(keys, df, total)
-            ids = _retrieve(conn, repo, {key: idf(df[key], total) for key in chosen})
+            chosen = rarest(keys, df, total)
+            ids = retrieve(conn, repo, {key: idf(df[key], total) for key in chosen})
             rows = _rows(conn, ids) + _numbered(conn, repo, mentioned, set(ids))
             rejected = _rejected(conn, repo, exclude) if exclude is not None else set()
             rows = [row for row in rows if row.number != exclude and row.number not in rejected
@@ -232,51 +220,8 @@ def _memo(function: Callable[[str], float]) -> Callable[[str], float]:
     return cached
 
 
-def idf(df: int, total: int) -> float:
-    return math.log(1 + total / max(df, 1))
-
-
 def _is(repo: str, number: int) -> tuple[Any, Any]:
     return dup_issues.c.repo == repo, dup_issues.c.number == number
-
-
-def _rarest(keys: set[str], df: dict[str, int], total: int) -> list[str]:
-    """Keys worth reading postings for: present, not common, rarest first, within the budget."""
-    usable = sorted((df[k], k) for k in keys if k in df and df[k] <= max(50, COMMON * total))
-    chosen, spent = [], 0
-    for count, key in usable:
-        if spent + count > POSTING_BUDGET:
-            break
-        chosen.append(key)
-        spent += count
-    return chosen
-
-
-# The chosen keys travel as one JSON parameter, so the statement is the same text every time (SQLAlchemy's
-# compiled cache and the database's plan cache both hit) and the adding up happens inside the database.
-RETRIEVE = {
-    "sqlite": sa.text(
-        "SELECT p.issue_id, SUM(c.value) AS score FROM json_each(:weights) AS c "
-        "JOIN dup_postings AS p ON p.repo = :repo AND p.key = c.key "
-        "GROUP BY p.issue_id ORDER BY score DESC LIMIT :limit"
-    ),
-    "postgresql": sa.text(
-        "SELECT p.issue_id, SUM(CAST(c.value AS double precision)) AS score "
-        "FROM jsonb_each_text(CAST(:weights AS jsonb)) AS c(key, value) "
-        "JOIN dup_postings AS p ON p.repo = :repo AND p.key = c.key "
-        "GROUP BY p.issue_id ORDER BY score DESC LIMIT :limit"
-    ),
-}
-
-
-def _retrieve(conn: sa.Connection, repo: str, weights: dict[str, float]) -> list[int]:
-    """The best candidates: issues sharing the chosen keys, by summed idf (signature and frames count thrice)."""
-    if not weights:
-        return []
-    boosted = {key: weight * (3.0 if key[:2] in ("e:", "f:") else 1.0) for key, weight in weights.items()}
-    statement = RETRIEVE[conn.dialect.name]
-    found = conn.execute(statement, {"weights": json.dumps(boosted), "repo": repo, "limit": CANDIDATES})
-    return [issue_id for issue_id, _ in found]
 
 
 def stored(raw: str) -> Features:
