@@ -6,8 +6,9 @@ read): a duplicate pair's earlier issue is a positive; a near miss's earlier iss
 background issue retrieved for the later issue is a negative too (no tracker is that full of duplicates). A
 logistic regression with an L2 penalty is fitted by Newton's method, the classes weighted equally. The threshold
 is then chosen on the same tune pairs (top 3): the best F0.5 averaged over bootstrap draws of the pairs, placed in
-the middle (in log-odds) of the gap below it, so that a small shift of scores does not cross it. (The target, precision >= 0.9 at recall >= 0.7,
-is not a rule that picks a threshold on 12 pairs: one right suggestion alone is precision 1.0.)
+the middle (in log-odds) of the gap below it, so that a small shift of scores does not cross it. (The target,
+precision >= 0.9 at recall >= 0.7, is not a rule that picks a threshold on a few dozen pairs: one right suggestion is
+precision 1.0 alone.)
 """
 
 from __future__ import annotations
