@@ -33,8 +33,8 @@ class Unwrapped:
         pieces, cuts, removed, last, total = [], [], [], 0, 0
         for match in MID_WORD_BREAK.finditer(original):
             pieces.append(original[last : match.start()])
+            cuts.append(match.start() - total)  # where the break was, counted in the text without the earlier ones
             total += match.end() - match.start()
-            cuts.append(match.start() - (total - (match.end() - match.start())))
             removed.append(total)
             last = match.end()
         pieces.append(original[last:])
