@@ -254,20 +254,23 @@ def _errors(partial: Partial, text: Text, matrix: Index) -> set[int]:
     """Quote the errors in the text; the lines holding a known error text."""
     known = sorted((start, end) for start, end, _ in matrix.errors_span(text.text))
     other = [(m.start(), m.end()) for m in text.all(EXCEPTION)]
-    found: dict[int, Quote] = {}
+    spans: dict[int, tuple[int, int]] = {}
     for start, end in [*known, *other]:  # a known error's quote (with its wrapped tail) beats a bare exception line
-        if text.line_of(start) not in found:
-            found[text.line_of(start)] = text.quote(start, end)
+        spans.setdefault(text.line_of(start), (start, end))
     known_lines = {text.line_of(start) for start, _ in known}
+    unwrapped: dict[int, str] = {}  # a known text broken inside a word, unwrapped, by its first line
     # Only where no known text was found whole, and in the first CUE_CHARS: a second scan of a whole 64 KB paste
     # cost it a third more (benches/triage_bench.py).
     for start, quoted in [] if known else broken_inside_words(text.text[:CUE_CHARS], matrix):
-        if (line := text.line_of(start)) not in known_lines:
-            found[line] = Quote(text=quoted[:500], where=text.section.where(line))
-            known_lines.add(line)
+        unwrapped.setdefault(text.line_of(start), quoted)
+    known_lines |= set(unwrapped)
     quotes: dict[str, Quote] = {}  # a body can hold an error on each of its 4,000 lines; MAX_ERRORS are kept
-    for line in sorted(found):
-        quotes.setdefault(found[line].text, found[line])
+    for line in sorted(spans.keys() | unwrapped.keys()):
+        if line in unwrapped:
+            quote = Quote(text=unwrapped[line][:500], where=text.section.where(line))
+        else:
+            quote = text.quote(*spans[line])
+        quotes.setdefault(quote.text, quote)
         if len(quotes) == MAX_ERRORS:
             break
     partial.errors.extend(quotes.values())
